@@ -1,0 +1,30 @@
+import nx from "@nx/eslint-plugin";
+import tseslint from "typescript-eslint";
+
+export default [
+  { ignores: ["**/dist/**", "**/node_modules/**", "**/coverage/**", "**/.nx/**", "**/*.cjs"] },
+  ...tseslint.configs.recommended,
+  {
+    files: ["**/*.ts", "**/*.mjs", "**/*.js"],
+    plugins: { "@nx": nx },
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@nx/enforce-module-boundaries": [
+        "error",
+        {
+          enforceBuildableLibDependency: true,
+          allowCircularSelfDependency: true,
+          allow: [],
+          depConstraints: [
+            { sourceTag: "type:core", onlyDependOnLibsWithTags: [] },
+            { sourceTag: "type:domain", onlyDependOnLibsWithTags: ["type:core"] },
+            { sourceTag: "type:adapter", onlyDependOnLibsWithTags: ["type:core"] },
+            { sourceTag: "type:tool", onlyDependOnLibsWithTags: ["type:core", "type:domain"] },
+            { sourceTag: "type:app", onlyDependOnLibsWithTags: ["type:core", "type:domain", "type:adapter", "type:tool"] },
+            { sourceTag: "type:bench", onlyDependOnLibsWithTags: ["type:core", "type:domain", "type:adapter", "type:tool", "type:app"] },
+          ],
+        },
+      ],
+    },
+  },
+];

@@ -1,0 +1,128 @@
+import { z } from "zod";
+
+const providerModel = {
+  name: z.string().min(1).optional(),
+  base_url: z.string().url().optional(),
+  api_key: z.string().min(1).optional(),
+};
+
+/** `context_model` of a tool entry: the LLM that writes chunk contexts. */
+export const ContextModelSchema = z.strictObject({
+  provider: z.enum(["anthropic", "openai", "azure-openai", "openai-compatible"]),
+  ...providerModel,
+  temperature: z.number().min(0).max(2).default(0),
+  api_version: z.string().optional(),
+  deployment: z.string().optional(),
+});
+
+/** `embedding` of a tool entry. */
+export const EmbeddingConfigSchema = z.strictObject({
+  provider: z.enum(["glove", "openai", "azure-openai", "openai-compatible", "transformers", "hash"]).default("glove"),
+  ...providerModel,
+  dimensions: z.number().int().positive().optional(),
+  api_version: z.string().optional(),
+  deployment: z.string().optional(),
+  batch_size: z.number().int().positive().max(2048).optional(),
+});
+
+/** `vector_store` of a tool entry; provider-specific keys are validated by the adapter. */
+export const VectorStoreConfigSchema = z
+  .object({
+    provider: z.string().min(1).default("in-memory"),
+    path: z.string().optional(),
+  })
+  .passthrough();
+
+/** `keyword_index` of a tool entry. */
+export const KeywordIndexConfigSchema = z.strictObject({
+  provider: z.enum(["in-memory", "opensearch"]).default("in-memory"),
+  variant: z.enum(["lucene", "okapi"]).default("lucene"),
+  endpoint: z.string().url().optional(),
+  index_name: z.string().min(1).optional(),
+  username: z.string().optional(),
+  password: z.string().optional(),
+  api_key: z.string().optional(),
+  verify_certs: z.boolean().default(true),
+  timeout_seconds: z.number().int().min(1).max(120).default(10),
+});
+
+/** `search` of a tool entry. */
+export const SearchConfigSchema = z.strictObject({
+  top_k: z.number().int().min(1).max(100).default(10),
+  rrf_k: z.number().positive().default(60),
+  weights: z
+    .strictObject({
+      semantic: z.number().min(0).default(1),
+      keyword: z.number().min(0).default(1),
+      exact: z.number().min(0).default(1),
+    })
+    .default({ semantic: 1, keyword: 1, exact: 1 }),
+});
+
+/** `chunking` of a tool entry. */
+export const ChunkingConfigSchema = z.strictObject({
+  max_chunk_tokens: z.number().int().min(16).max(8192).default(800),
+});
+
+/**
+ * One `type: hierarchical_document` tool entry of an agent.yaml, as in the product plan.
+ * Unknown keys are errors; every problem is reported with its path.
+ */
+export const ToolConfigSchema = z.strictObject({
+  name: z.string().regex(/^[A-Za-z0-9_-]+$/, "use letters, digits, _ or -"),
+  type: z.literal("hierarchical_document"),
+  description: z.string().optional(),
+  source: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+  chunking: ChunkingConfigSchema.default({ max_chunk_tokens: 800 }),
+  contextual_embeddings: z.boolean().default(true),
+  context_model: ContextModelSchema.optional(),
+  context_max_tokens: z.number().int().min(1).max(1000).default(100),
+  context_concurrency: z.number().int().min(1).max(256).default(10),
+  embedding: EmbeddingConfigSchema.default({ provider: "glove" }),
+  vector_store: VectorStoreConfigSchema.default({ provider: "in-memory" }),
+  keyword_index: KeywordIndexConfigSchema.default({
+    provider: "in-memory",
+    variant: "lucene",
+    verify_certs: true,
+    timeout_seconds: 10,
+  }),
+  search: SearchConfigSchema.default({ top_k: 10, rrf_k: 60, weights: { semantic: 1, keyword: 1, exact: 1 } }),
+});
+
+/** A validated tool entry with defaults applied. */
+export type ToolConfig = z.output<typeof ToolConfigSchema>;
+/** A tool entry as written in YAML (defaults optional). */
+export type ToolConfigInput = z.input<typeof ToolConfigSchema>;
+
+/** An agent.yaml: only the `tools` list is read; other keys belong to the agent. */
+export const AgentConfigSchema = z
+  .object({
+    tools: z.array(z.record(z.string(), z.unknown())).min(1),
+  })
+  .passthrough();
+
+/** One validation problem with its YAML path (`tools[0].chunking.max_chunk_tokens`). */
+export interface ConfigProblem {
+  path: string;
+  message: string;
+}
+
+/** Formats zod issue paths the way YAML users read them: `a.b[0].c`. */
+export function formatPath(path: ReadonlyArray<PropertyKey>, prefix = ""): string {
+  let out = prefix;
+  for (const key of path) {
+    if (typeof key === "number") out += `[${key}]`;
+    else out += out ? `.${String(key)}` : String(key);
+  }
+  return out || "(root)";
+}
+
+/** Turns a zod error into one problem per issue, with YAML paths under `prefix`. */
+export function configProblems(error: z.ZodError, prefix = ""): ConfigProblem[] {
+  return error.issues.map((issue) => {
+    if (issue.code === "unrecognized_keys") {
+      return { path: formatPath(issue.path, prefix), message: `unknown key(s): ${issue.keys.join(", ")}` };
+    }
+    return { path: formatPath(issue.path, prefix), message: issue.message };
+  });
+}
