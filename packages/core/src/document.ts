@@ -63,6 +63,11 @@ export interface Chunk {
   chunkType: ChunkType;
   /** Token count of {@link content}. */
   tokens: number;
+  /**
+   * Ids of the finer structural units (sub-sections, numbered paragraphs such as "203(a)(1)" or
+   * "2.1.1.(1)") that start inside this chunk; the exact index maps them to this chunk.
+   */
+  unitIds: string[];
 }
 
 /** A defined term and where it is defined. */
