@@ -107,6 +107,8 @@ export interface ChunkRecord extends Chunk {
   indexedText: string;
   /** Hash of the source file's bytes when it was ingested. */
   fileHash: string;
+  /** How many chunks the file produced; a file with fewer stored records is incomplete and re-ingested. */
+  fileChunkCount: number;
   fileType: string;
   /** Aliases of the chunk's section id, for the exact index. */
   sectionAliases: string[];
