@@ -1,0 +1,1 @@
+export { startChromaServer, freePort, type ChromaServer, type ChromaServerOptions } from "./chroma-server.js";
