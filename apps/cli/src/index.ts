@@ -1,1 +1,2 @@
-export {};
+export { main, buildProgram } from "./main.js";
+export { ExitCode, exitCodeFor } from "./exit-codes.js";

@@ -1,1 +1,1 @@
-export {};
+export { StructuralContextGenerator, type StructuralContextOptions } from "./structural-context.js";

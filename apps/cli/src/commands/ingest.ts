@@ -1,0 +1,77 @@
+import type { IngestReport } from "@hierdoc/tool";
+import { ExitCode } from "../exit-codes.js";
+import { errorJson } from "../format.js";
+import { err, ms, out } from "../io.js";
+import { createProgress } from "../progress.js";
+import { indexDirOf, openTool, resolveConfig, writeManifest, type IndexOptions } from "../runtime.js";
+
+/** Options of `hierdoc ingest`. */
+export interface IngestCommandOptions extends IndexOptions {
+  json?: boolean;
+  force?: boolean;
+  quiet?: boolean;
+}
+
+/** `hierdoc ingest PATH...`: incremental ingest; prints a summary; exit 3 when some files failed. */
+export async function ingestCommand(paths: string[], opts: IngestCommandOptions): Promise<number> {
+  const config = resolveConfig(opts, paths);
+  const sources = paths.length > 0 ? paths : Array.isArray(config.source) ? config.source : [config.source];
+  const t0 = performance.now();
+  const tool = await openTool(opts, {
+    mustExist: false,
+    sources,
+    onWarning: (m) => err(`warning: ${m}`),
+    onProgress: opts.quiet ? undefined : (m) => err(m),
+  });
+  const progress = createProgress({ quiet: Boolean(opts.quiet) });
+  let report: IngestReport;
+  try {
+    report = await tool.ingest(sources, { onProgress: (e) => progress.update(e), force: opts.force });
+  } finally {
+    progress.stop();
+  }
+  writeManifest(indexDirOf(opts), tool);
+  await tool.close();
+  const elapsed = performance.now() - t0;
+  const failed = report.files.filter((f) => f.outcome === "failed");
+  for (const f of failed) err(`error: ${f.error?.message ?? f.sourcePath}`);
+  if (opts.json) {
+    await out(
+      JSON.stringify({
+        index: indexDirOf(opts),
+        files: report.files.map((f) => ({
+          source_path: f.sourcePath,
+          outcome: f.outcome,
+          chunks: f.chunks,
+          tokens: f.tokens,
+          bytes: f.bytes,
+          ...(f.error ? { error: errorJson(f.error) } : {}),
+        })),
+        chunks_written: report.chunksWritten,
+        chunks_deleted: report.chunksDeleted,
+        total_chunks: report.totalChunks,
+        tokens: report.tokens,
+        bytes: report.bytes,
+        context_failures: report.contextFailures,
+        timings_ms: Object.fromEntries(Object.entries({ ...report.timingsMs, open: tool.openMs, total: elapsed }).map(([k, v]) => [k, Math.round(v)])),
+      }) + "\n",
+    );
+  } else {
+    await out(summary(report, elapsed, indexDirOf(opts)));
+  }
+  return failed.length > 0 ? ExitCode.partial : ExitCode.ok;
+}
+
+function summary(r: IngestReport, elapsedMs: number, indexDir: string): string {
+  const count = (o: string) => r.files.filter((f) => f.outcome === o).length;
+  const lines = [
+    `ingested into ${indexDir}: ${count("added")} added, ${count("updated")} updated, ${count("unchanged")} unchanged, ${count("removed")} removed, ${count("failed")} failed`,
+    `chunks: ${r.chunksWritten} written, ${r.chunksDeleted} deleted, ${r.totalChunks} in the index; ${r.tokens} tokens, ${(r.bytes / 1e6).toFixed(2)} MB`,
+    `time: ${ms(elapsedMs)} total — ${Object.entries(r.timingsMs)
+      .filter(([, v]) => v >= 0.5)
+      .map(([k, v]) => `${k} ${ms(v)}`)
+      .join(", ")}`,
+  ];
+  if (r.contextFailures > 0) lines.push(`contexts: ${r.contextFailures} chunk(s) indexed without context; they are retried on the next ingest`);
+  return lines.join("\n") + "\n";
+}

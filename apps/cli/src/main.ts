@@ -1,0 +1,95 @@
+import { Command, CommanderError, Option } from "commander";
+import { isHierdocError } from "@hierdoc/core";
+import { ingestCommand } from "./commands/ingest.js";
+import { inspectCommand } from "./commands/inspect.js";
+import { defineCommand, refsCommand, sectionCommand, statsCommand } from "./commands/lookup.js";
+import { searchCommand } from "./commands/search.js";
+import { ExitCode, exitCodeFor } from "./exit-codes.js";
+import { errorJson } from "./format.js";
+import { err } from "./io.js";
+
+const collect = (v: string, prev: string[] = []) => [...prev, v];
+
+/** Builds the `hierdoc` program; each action stores its exit code in `result.code`. */
+export function buildProgram(result: { code: number }): Command {
+  const program = new Command("hierdoc")
+    .description("Retrieval over long, structured documents: ingest, search, sections, definitions, references.")
+    .version("0.1.0")
+    .showHelpAfterError()
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s), writeOut: (s) => process.stdout.write(s) });
+
+  const indexOpt = () => new Option("--index <dir>", "index folder (default ./.hierdoc)");
+  const configOpts = (cmd: Command) =>
+    cmd.option("--config <file>", "agent.yaml with a hierarchical_document tool entry").option("--tool <name>", "tool name in the agent.yaml");
+  const run = (fn: (...args: never[]) => Promise<number>) =>
+    async (...args: unknown[]) => {
+      result.code = await (fn as (...a: unknown[]) => Promise<number>)(...args);
+    };
+
+  configOpts(
+    program
+      .command("ingest")
+      .description("ingest files, folders or globs into the index (incremental: unchanged files are skipped)")
+      .argument("[paths...]", "files, folders or globs (default: the config's source)")
+      .addOption(indexOpt())
+      .option("--force", "re-ingest files even when unchanged")
+      .option("--quiet", "no progress output")
+      .option("--json", "print the summary as JSON"),
+  ).action(run((paths: string[], opts: object) => ingestCommand(paths, opts)));
+
+  configOpts(
+    program
+      .command("search")
+      .description("search the index (one QUERY, or --queries FILE.jsonl for many in one process)")
+      .argument("[query]", "the query")
+      .addOption(indexOpt())
+      .option("--top-k <n>", "number of results, 1–100 (default 10)")
+      .addOption(new Option("--mode <mode>", "retrieval mode").choices(["hybrid", "semantic", "keyword", "exact"]).default("hybrid"))
+      .option("--queries <file>", 'JSON lines {"id": "...", "query": "..."}; writes one JSON line per query')
+      .option("--source <glob>", "only results from sources matching the glob (repeatable)", collect)
+      .option("--section-prefix <prefix>", "only results whose section id starts with the prefix")
+      .option("--type <chunk-type>", "only results of this chunk type (definition, requirement, content, header; repeatable)", collect)
+      .option("--json", "print results as JSON"),
+  ).action(run((query: string | undefined, opts: object) => searchCommand(query, opts)));
+
+  program
+    .command("inspect")
+    .description("show how a document is understood (sections, chunks, definitions, references); indexes nothing")
+    .argument("<file>", "the document")
+    .option("--max-chunk-tokens <n>", "chunk size limit (default 800)")
+    .option("--json", "print JSON")
+    .action(run((file: string, opts: object) => inspectCommand(file, opts)));
+
+  configOpts(program.command("section").description("print a section by id or alias (e.g. \"Article 17\", \"§ 478.11\", \"9.3.1\")").argument("<id>").addOption(indexOpt()).option("--json", "print JSON")).action(
+    run((id: string, opts: object) => sectionCommand(id, opts)),
+  );
+  configOpts(
+    program.command("define").description("look up a defined term, or list them all with --list").argument("[term]").addOption(indexOpt()).option("--list", "list every defined term").option("--json", "print JSON"),
+  ).action(run((term: string | undefined, opts: object) => defineCommand(term, opts)));
+  configOpts(program.command("refs").description("outgoing and incoming cross-references of a section").argument("<id>").addOption(indexOpt()).option("--json", "print JSON")).action(
+    run((id: string, opts: object) => refsCommand(id, opts)),
+  );
+  configOpts(program.command("stats").description("what the index holds").addOption(indexOpt()).option("--json", "print JSON")).action(run((opts: object) => statsCommand(opts)));
+  return program;
+}
+
+/** Runs the CLI with `argv` (as process.argv) and resolves to the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const result = { code: ExitCode.ok as number };
+  const program = buildProgram(result);
+  const json = argv.includes("--json");
+  try {
+    await program.parseAsync(argv);
+    return result.code;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help") return ExitCode.ok;
+      return ExitCode.usage;
+    }
+    if (json) err(JSON.stringify({ error: errorJson(e as Error) }));
+    else err(`hierdoc: ${(e as Error).message}${isHierdocError(e) ? ` [${e.code}]` : ""}`);
+    if (process.env.HIERDOC_DEBUG && e instanceof Error) err(e.stack ?? "");
+    return exitCodeFor(e);
+  }
+}

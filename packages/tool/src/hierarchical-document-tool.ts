@@ -1,0 +1,338 @@
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { SpanStatusCode, trace } from "@opentelemetry/api";
+import picomatch from "picomatch";
+import {
+  HierdocError,
+  type ChunkRecord,
+  type ContextGenerator,
+  type DefinitionEntry,
+  type Embedder,
+  type KeywordIndex,
+  type SearchFilters,
+  type SearchMode,
+  type SearchResponse,
+  type ToolConfig,
+  type VectorStoreAdapter,
+} from "@hierdoc/core";
+import { StructuralContextGenerator } from "@hierdoc/contextualizer";
+import { SectionResolver, TermIndex } from "@hierdoc/definitions";
+import { Bm25Index, ExactIndex } from "@hierdoc/keyword-search";
+import { SearchRouter } from "@hierdoc/hybrid-fusion";
+import { Catalog } from "./catalog.js";
+import { runIngest, type IngestContext } from "./ingest-pipeline.js";
+import type { IngestProgress, IngestReport } from "./ingest-types.js";
+import { acquireIndexLock } from "./index-lock.js";
+import { buildResults } from "./search-results.js";
+
+/** Where a tool keeps its persisted derived indexes and what it is built from. */
+export interface ToolOptions {
+  config: ToolConfig;
+  /** Folder for the keyword index, lock and manifest (the memory store usually lives under it too). */
+  indexDir: string;
+  store: VectorStoreAdapter;
+  embedder: Embedder;
+  /** Context writer; default: structural context when `contextual_embeddings` is on, none otherwise. */
+  contextGenerator?: ContextGenerator;
+  /** Keyword index to use instead of the persisted in-memory BM25 (e.g. OpenSearch). */
+  keywordIndex?: KeywordIndex;
+  /** Receives warnings (degraded legs, stale indexes rebuilt). Default: silent. */
+  onWarning?: (message: string) => void;
+}
+
+/** Options of {@link HierarchicalDocumentTool.search}. */
+export interface ToolSearchOptions {
+  topK?: number;
+  mode?: SearchMode;
+  filters?: SearchFilters;
+}
+
+/** Options of {@link HierarchicalDocumentTool.ingest}. */
+export interface ToolIngestOptions {
+  onProgress?: (event: IngestProgress) => void;
+  /** Re-ingest files even when their content hash is unchanged. */
+  force?: boolean;
+  signal?: AbortSignal;
+}
+
+const MAX_TOP_K = 100;
+const tracer = trace.getTracer("@hierdoc/tool");
+
+/**
+ * The hierarchical document tool: ingests structured documents into a store, a keyword index and an
+ * exact-id index, and answers searches with section provenance, definitions and cross-references.
+ */
+export class HierarchicalDocumentTool {
+  readonly config: ToolConfig;
+  readonly indexDir: string;
+  readonly store: VectorStoreAdapter;
+  readonly embedder: Embedder;
+  private readonly catalog = new Catalog();
+  private exact = new ExactIndex();
+  private terms = new TermIndex([]);
+  private resolver = new SectionResolver([]);
+  private keyword: KeywordIndex;
+  private readonly ownsKeyword: boolean;
+  private readonly contextGenerator: ContextGenerator | undefined;
+  private readonly warn: (message: string) => void;
+  private definitions = new Map<string, DefinitionEntry[]>();
+  /** Milliseconds spent opening (store load + derived index rebuild). */
+  openMs = 0;
+
+  private constructor(options: ToolOptions) {
+    this.config = options.config;
+    this.indexDir = options.indexDir;
+    this.store = options.store;
+    this.embedder = options.embedder;
+    this.warn = options.onWarning ?? (() => {});
+    this.ownsKeyword = !options.keywordIndex;
+    this.keyword = options.keywordIndex ?? new Bm25Index({ variant: options.config.keyword_index.variant });
+    this.contextGenerator =
+      options.contextGenerator ??
+      (options.config.contextual_embeddings
+        ? new StructuralContextGenerator({
+            termsFor: ({ chunk }) => this.terms.termsUsedIn(chunk.content, chunk.sourcePath).map((d) => d.term),
+          })
+        : undefined);
+  }
+
+  /**
+   * Opens the store and rebuilds the in-memory catalog, exact index, definitions and references from it;
+   * reloads the persisted keyword index when it matches the store, rebuilds it otherwise.
+   * @throws HierdocError from the store (E_EMBEDDER_MISMATCH, E_STORE_UNAVAILABLE, E_INDEX_CORRUPT, …)
+   */
+  static async open(options: ToolOptions): Promise<HierarchicalDocumentTool> {
+    const t0 = performance.now();
+    const tool = new HierarchicalDocumentTool(options);
+    await mkdir(options.indexDir, { recursive: true });
+    await tool.store.open({ embedderId: tool.embedder.id, dimensions: tool.embedder.dimensions });
+    const records: ChunkRecord[] = [];
+    for await (const record of tool.store.scan()) records.push(record);
+    tool.rebuildDerived(records);
+    if (tool.ownsKeyword) await tool.loadOrRebuildKeyword(records);
+    tool.openMs = performance.now() - t0;
+    return tool;
+  }
+
+  /** Number of chunks in the index. */
+  get chunkCount(): number {
+    return this.catalog.size;
+  }
+
+  /** Sources (files) in the index. */
+  sources(): string[] {
+    return this.catalog.sources();
+  }
+
+  /**
+   * Ingests files, folders or globs incrementally: unchanged files are skipped, changed ones replaced,
+   * files gone from an ingested folder removed from every index. A bad file is reported and skipped;
+   * the others still ingest. Holds the index's write lock for the duration.
+   */
+  async ingest(sources: string[], options: ToolIngestOptions = {}): Promise<IngestReport> {
+    const lock = await acquireIndexLock(this.indexDir);
+    try {
+      const ctx: IngestContext = {
+        config: this.config,
+        store: this.store,
+        embedder: this.embedder,
+        keyword: this.keyword,
+        exact: this.exact,
+        catalog: this.catalog,
+        contextGenerator: this.contextGenerator,
+        onDefinitions: (sourcePath, entries) => this.replaceDefinitions(sourcePath, entries),
+        onProgress: options.onProgress,
+        force: options.force ?? false,
+        signal: options.signal,
+      };
+      const report = await runIngest(sources, ctx);
+      const t = performance.now();
+      if (this.ownsKeyword && this.keyword instanceof Bm25Index) {
+        await this.keyword.save(join(this.indexDir, "keyword"), { fingerprint: this.catalog.fingerprint() });
+      }
+      report.timingsMs.persist = (report.timingsMs.persist ?? 0) + (performance.now() - t);
+      this.rebuildResolver();
+      return report;
+    } finally {
+      await lock.release();
+    }
+  }
+
+  /**
+   * Searches the index. `topK` defaults to the config's `search.top_k` (10) and is at most 100.
+   * @throws HierdocError E_INVALID_ARGUMENT for an empty query or a bad top-k; E_* when every leg fails.
+   */
+  async search(query: string, options: ToolSearchOptions = {}): Promise<SearchResponse> {
+    const topK = options.topK ?? this.config.search.top_k;
+    const mode = options.mode ?? "hybrid";
+    if (!query || !query.trim()) throw new HierdocError("E_INVALID_ARGUMENT", "the query is empty");
+    if (!Number.isInteger(topK) || topK < 1 || topK > MAX_TOP_K) {
+      throw new HierdocError("E_INVALID_ARGUMENT", `top-k must be an integer from 1 to ${MAX_TOP_K} (got ${topK})`);
+    }
+    return tracer.startActiveSpan("hierarchical_document.search", async (span) => {
+      try {
+        const allowIds = this.allowedIds(options.filters);
+        const router = new SearchRouter({
+          store: this.store,
+          keyword: this.keyword,
+          exact: this.exact,
+          embedder: this.embedder,
+          weights: this.config.search.weights,
+          rrfK: this.config.search.rrf_k,
+        });
+        const routed = await router.search(query, { topK, mode, allowIds });
+        for (const w of routed.warnings) this.warn(w);
+        const t = performance.now();
+        const records = await this.store.get(routed.hits.map((h) => h.id));
+        const results = buildResults(routed.hits, records, this.terms, this.resolver);
+        const response: SearchResponse = {
+          results,
+          route: routed.route,
+          warnings: routed.warnings,
+          timingsMs: { ...routed.timingsMs, attach: performance.now() - t },
+        };
+        span.setAttributes({
+          "search.mode": routed.route,
+          "search.requested_mode": mode,
+          "search.provider": this.store.id,
+          "search.top_k": topK,
+          "search.result_count": results.length,
+        });
+        return response;
+      } catch (err) {
+        span.recordException(err as Error);
+        span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
+        throw err;
+      } finally {
+        span.end();
+      }
+    });
+  }
+
+  /** Chunks of a section (by canonical id or alias; a unit id finds the chunk holding it), in order. */
+  async section(id: string): Promise<ChunkRecord[]> {
+    const hits = this.exact.lookup(id);
+    if (hits.length === 0) return [];
+    const best = this.catalog.get(hits[0].id);
+    if (!best) return [];
+    const sameSection = [...this.catalog.all()]
+      .filter((e) => e.sourcePath === best.sourcePath && e.sectionId === best.sectionId)
+      .sort((a, b) => a.chunkIndex - b.chunkIndex)
+      .map((e) => e.id);
+    const ids = sameSection.length > 0 ? sameSection : [best.id];
+    return this.store.get(ids);
+  }
+
+  /** Definitions of a term (plural-aware, case-insensitive), from the corpus' own definitions. */
+  define(term: string): DefinitionEntry[] {
+    return this.terms.define(term);
+  }
+
+  /** Every defined term in the corpus. */
+  listDefinitions(): DefinitionEntry[] {
+    return this.terms.list();
+  }
+
+  /** Outgoing and incoming cross-references of a section. */
+  async refs(id: string): Promise<{ sectionId: string | null; outgoing: ChunkRecord["crossReferences"]; incoming: Array<{ fromSectionId: string; sourcePath: string; text: string }> }> {
+    const records = await this.section(id);
+    if (records.length === 0) return { sectionId: null, outgoing: [], incoming: [] };
+    const sectionId = records[0].sectionId;
+    const sourcePath = records[0].sourcePath;
+    const outgoing = records.flatMap((r) => r.crossReferences.map((x) => this.resolver.resolve(x, r.sourcePath)));
+    const incoming: Array<{ fromSectionId: string; sourcePath: string; text: string }> = [];
+    for await (const r of this.store.scan()) {
+      for (const x of r.crossReferences) {
+        const resolved = this.resolver.resolve(x, r.sourcePath);
+        if (!resolved.external && resolved.targetSectionId === sectionId && r.sourcePath === sourcePath && r.sectionId !== sectionId) {
+          incoming.push({ fromSectionId: r.sectionId, sourcePath: r.sourcePath, text: x.text });
+        }
+      }
+    }
+    return { sectionId, outgoing, incoming };
+  }
+
+  /** Counts for `hierdoc stats`. */
+  async stats(): Promise<{ files: number; chunks: number; definitions: number; keywordDocs: number; embedder: string; dimensions: number; store: string; capabilities: object }> {
+    return {
+      files: this.catalog.sources().length,
+      chunks: this.catalog.size,
+      definitions: this.terms.list().length,
+      keywordDocs: await this.keyword.size(),
+      embedder: this.embedder.id,
+      dimensions: this.embedder.dimensions,
+      store: this.store.id,
+      capabilities: this.store.capabilities,
+    };
+  }
+
+  /** Closes the store. */
+  async close(): Promise<void> {
+    await this.store.close();
+  }
+
+  private allowedIds(filters: SearchFilters | undefined): Set<string> | undefined {
+    if (!filters) return undefined;
+    const sources = filters.source === undefined ? undefined : Array.isArray(filters.source) ? filters.source : [filters.source];
+    const types = filters.chunkType === undefined ? undefined : new Set(Array.isArray(filters.chunkType) ? filters.chunkType : [filters.chunkType]);
+    const prefix = filters.sectionPrefix;
+    if (!sources && !types && !prefix) return undefined;
+    const match = sources ? picomatch(sources) : undefined;
+    const out = new Set<string>();
+    for (const e of this.catalog.all()) {
+      if (match && !match(e.sourcePath)) continue;
+      if (types && !types.has(e.chunkType)) continue;
+      if (prefix && !e.sectionId.startsWith(prefix) && !e.sectionAliases.some((a) => a.startsWith(prefix))) continue;
+      out.add(e.id);
+    }
+    return out;
+  }
+
+  private rebuildDerived(records: ChunkRecord[]): void {
+    this.exact = new ExactIndex();
+    this.definitions.clear();
+    for (const r of records) {
+      this.catalog.put(r);
+      this.exact.addChunk(r);
+      if (r.definitions.length > 0) {
+        const list = this.definitions.get(r.sourcePath) ?? [];
+        list.push(...r.definitions);
+        this.definitions.set(r.sourcePath, list);
+      }
+    }
+    this.terms = new TermIndex([...this.definitions.values()].flat());
+    this.rebuildResolver();
+  }
+
+  private replaceDefinitions(sourcePath: string, entries: DefinitionEntry[]): void {
+    if (entries.length > 0) this.definitions.set(sourcePath, entries);
+    else this.definitions.delete(sourcePath);
+    this.terms = new TermIndex([...this.definitions.values()].flat());
+  }
+
+  private rebuildResolver(): void {
+    this.resolver = new SectionResolver(
+      [...this.catalog.all()].map((e) => ({ sourcePath: e.sourcePath, sectionId: e.sectionId, aliases: [...e.sectionAliases, ...e.unitIds], chunkId: e.id })),
+    );
+  }
+
+  private async loadOrRebuildKeyword(records: ChunkRecord[]): Promise<void> {
+    const dir = join(this.indexDir, "keyword");
+    const fingerprint = this.catalog.fingerprint();
+    let loaded: Bm25Index | null = null;
+    try {
+      loaded = await Bm25Index.load(dir);
+    } catch (err) {
+      this.warn(`keyword index in ${dir} is unreadable (${(err as Error).message}); rebuilding it from the store`);
+    }
+    if (loaded && loaded.fingerprint === fingerprint) {
+      this.keyword = loaded;
+      return;
+    }
+    if (loaded) this.warn("keyword index is out of date with the store; rebuilding it");
+    const index = new Bm25Index({ variant: this.config.keyword_index.variant });
+    await index.upsert(records.map((r) => ({ id: r.id, text: r.indexedText, sourcePath: r.sourcePath })));
+    this.keyword = index;
+    if (records.length > 0) await index.save(dir, { fingerprint });
+  }
+}

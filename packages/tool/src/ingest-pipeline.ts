@@ -1,0 +1,214 @@
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import {
+  HierdocError,
+  isHierdocError,
+  type ChunkRecord,
+  type ContextGenerator,
+  type ConvertedDocument,
+  type DefinitionEntry,
+  type Embedder,
+  type KeywordIndex,
+  type ToolConfig,
+  type VectorStoreAdapter,
+} from "@hierdoc/core";
+import { parseDocument } from "@hierdoc/chunker";
+import { convertFile } from "@hierdoc/convert";
+import { extractCrossReferences, extractDefinitions } from "@hierdoc/definitions";
+import type { ExactIndex } from "@hierdoc/keyword-search";
+import type { Catalog } from "./catalog.js";
+import type { FileReport, IngestProgress, IngestReport } from "./ingest-types.js";
+import { expandSources, isUnderRoots } from "./source-files.js";
+
+/** Everything an ingest run reads and writes. */
+export interface IngestContext {
+  config: ToolConfig;
+  store: VectorStoreAdapter;
+  embedder: Embedder;
+  keyword: KeywordIndex;
+  exact: ExactIndex;
+  catalog: Catalog;
+  contextGenerator: ContextGenerator | undefined;
+  onDefinitions: (sourcePath: string, entries: DefinitionEntry[]) => void;
+  onProgress?: (event: IngestProgress) => void;
+  force: boolean;
+  signal?: AbortSignal;
+}
+
+const EMBED_BATCH = 64;
+
+/**
+ * Runs one incremental ingest: expands sources, skips unchanged files, converts, parses, extracts
+ * definitions and references, writes contexts, embeds, and replaces each changed file's chunks in the
+ * store, keyword and exact indexes; removes files that left an ingested folder; flushes the store.
+ */
+export async function runIngest(sources: string[], ctx: IngestContext): Promise<IngestReport> {
+  const timings: Record<string, number> = {};
+  const time = async <T>(stage: string, fn: () => Promise<T> | T): Promise<T> => {
+    const t = performance.now();
+    try {
+      return await fn();
+    } finally {
+      timings[stage] = (timings[stage] ?? 0) + (performance.now() - t);
+    }
+  };
+  const report: IngestReport = { files: [], chunksWritten: 0, chunksDeleted: 0, tokens: 0, bytes: 0, timingsMs: timings, contextFailures: 0, totalChunks: 0 };
+  const expanded = await time("expand", () => expandSources(sources));
+  for (const err of expanded.errors) {
+    report.files.push({ sourcePath: String(err.details.file ?? "?"), outcome: "failed", chunks: 0, tokens: 0, bytes: 0, error: err });
+  }
+  const total = expanded.files.length;
+  let n = 0;
+  const progress = (sourcePath: string, stage: IngestProgress["stage"]) =>
+    ctx.onProgress?.({ file: n, files: total, sourcePath, stage, chunksDone: report.chunksWritten, tokensDone: report.tokens, bytesDone: report.bytes });
+
+  for (const path of expanded.files) {
+    n++;
+    if (ctx.signal?.aborted) throw new HierdocError("E_CANCELLED", "ingest cancelled");
+    progress(path, "read");
+    try {
+      const bytes = await time("read", () => readFile(path));
+      const fileHash = createHash("sha256").update(bytes).digest("hex");
+      const state = ctx.catalog.fileState(path);
+      if (!ctx.force && state && state.complete && state.fileHash === fileHash) {
+        report.files.push({ sourcePath: path, outcome: "unchanged", chunks: state.chunkIds.length, tokens: 0, bytes: bytes.length });
+        progress(path, "skipped");
+        continue;
+      }
+      progress(path, "convert");
+      const doc = await time("convert", () => convertFile(path, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
+      const records = await buildRecords(doc, fileHash, ctx, time, (stage) => progress(path, stage));
+      if (records.failures > 0) report.contextFailures += records.failures;
+      progress(path, "store");
+      await time("store", () => replaceFile(path, records.records, records.vectors, ctx, report));
+      const tokens = records.records.reduce((s, r) => s + r.tokens, 0);
+      report.tokens += tokens;
+      report.bytes += bytes.length;
+      report.files.push({ sourcePath: path, outcome: state ? "updated" : "added", chunks: records.records.length, tokens, bytes: bytes.length });
+      progress(path, "done");
+    } catch (err) {
+      if (isHierdocError(err, "E_CANCELLED")) throw err;
+      const error = isHierdocError(err)
+        ? err
+        : new HierdocError("E_INTERNAL", `${path}: ${(err as Error).message}`, { cause: err, details: { file: path } });
+      if (!error.message.includes(path)) error.message = `${path}: ${error.message}`;
+      report.files.push({ sourcePath: path, outcome: "failed", chunks: 0, tokens: 0, bytes: 0, error });
+      progress(path, "failed");
+      if (isHierdocError(error, "E_STORE_UNAVAILABLE") || isHierdocError(error, "E_EMBEDDER_MISMATCH") || isHierdocError(error, "E_DIMENSION_MISMATCH")) {
+        // The store itself is failing: stop here; what was already written stays committed.
+        await time("persist", () => ctx.store.flush());
+        throw error;
+      }
+    }
+  }
+
+  const present = new Set(expanded.files);
+  for (const sourcePath of ctx.catalog.sources()) {
+    if (present.has(sourcePath) || !isUnderRoots(sourcePath, expanded.roots)) continue;
+    const ids = ctx.catalog.idsOf(sourcePath);
+    await time("store", () => removeFile(sourcePath, ids, ctx));
+    report.chunksDeleted += ids.length;
+    report.files.push({ sourcePath, outcome: "removed", chunks: ids.length, tokens: 0, bytes: 0 });
+  }
+  await time("persist", () => ctx.store.flush());
+  report.totalChunks = ctx.catalog.size;
+  return report;
+}
+
+interface BuiltRecords {
+  records: ChunkRecord[];
+  vectors: Float32Array[];
+  failures: number;
+}
+
+async function buildRecords(
+  doc: ConvertedDocument,
+  fileHash: string,
+  ctx: IngestContext,
+  time: <T>(stage: string, fn: () => Promise<T> | T) => Promise<T>,
+  stage: (s: IngestProgress["stage"]) => void,
+): Promise<BuiltRecords> {
+  stage("parse");
+  const parsed = await time("parse", () => parseDocument(doc, { maxChunkTokens: ctx.config.chunking.max_chunk_tokens }));
+  const { definitions, references } = await time("definitions", () => ({
+    definitions: extractDefinitions(doc, parsed.sections, parsed.chunks),
+    references: extractCrossReferences(doc, parsed.sections, parsed.chunks),
+  }));
+  // The definitions of this file must be known before contexts are written (structural context lists terms).
+  ctx.onDefinitions(doc.sourcePath, definitions);
+  const sectionAliases = new Map(parsed.sections.map((s) => [s.sectionId, s.aliases]));
+  stage("context");
+  const contexts = new Map<string, string>();
+  let failures = 0;
+  if (ctx.contextGenerator && parsed.chunks.length > 0) {
+    const results = await time("context", () =>
+      ctx.contextGenerator!.generate(parsed.chunks.map((chunk) => ({ document: doc, chunk })), { signal: ctx.signal }),
+    );
+    for (const r of results) {
+      if (r.error) failures++;
+      else contexts.set(r.chunkId, r.context);
+    }
+  }
+  const records: ChunkRecord[] = parsed.chunks.map((chunk) => {
+    const context = contexts.get(chunk.id) ?? "";
+    return {
+      ...chunk,
+      context,
+      indexedText: context ? `${context}\n\n${chunk.content}` : chunk.content,
+      fileHash,
+      fileChunkCount: parsed.chunks.length,
+      fileType: doc.fileType,
+      sectionAliases: sectionAliases.get(chunk.sectionId) ?? [],
+      definitions: definitions.filter((d) => d.chunkId === chunk.id),
+      crossReferences: references
+        .filter((x) => x.chunkId === chunk.id)
+        .map(({ text, fromSectionId, targetSectionId, external, citedDocument }) => ({ text, fromSectionId, targetSectionId, external, citedDocument })),
+    };
+  });
+  stage("embed");
+  const vectors: Float32Array[] = [];
+  await time("embed", async () => {
+    for (let i = 0; i < records.length; i += EMBED_BATCH) {
+      const batch = records.slice(i, i + EMBED_BATCH);
+      vectors.push(...(await ctx.embedder.embedDocuments(batch.map((r) => r.indexedText))));
+    }
+  });
+  return { records, vectors, failures };
+}
+
+async function replaceFile(
+  sourcePath: string,
+  records: ChunkRecord[],
+  vectors: Float32Array[],
+  ctx: IngestContext,
+  report: IngestReport,
+): Promise<void> {
+  const oldIds = ctx.catalog.idsOf(sourcePath);
+  const newIds = new Set(records.map((r) => r.id));
+  const stale = oldIds.filter((id) => !newIds.has(id));
+  if (stale.length > 0) {
+    await ctx.store.deleteByIds(stale);
+    report.chunksDeleted += stale.length;
+  }
+  const batch = Math.max(1, Math.min(ctx.store.capabilities.maxBatchSize, 512));
+  for (let i = 0; i < records.length; i += batch) {
+    await ctx.store.upsert(records.slice(i, i + batch).map((record, j) => ({ record, vector: vectors[i + j] })));
+  }
+  report.chunksWritten += records.length;
+  await ctx.keyword.remove(stale);
+  await ctx.keyword.upsert(records.map((r) => ({ id: r.id, text: r.indexedText, sourcePath: r.sourcePath })));
+  ctx.exact.remove(oldIds);
+  for (const id of stale) ctx.catalog.delete(id);
+  for (const r of records) {
+    ctx.catalog.put(r);
+    ctx.exact.addChunk(r);
+  }
+}
+
+async function removeFile(sourcePath: string, ids: string[], ctx: IngestContext): Promise<void> {
+  await ctx.store.deleteBySource(sourcePath);
+  await ctx.keyword.remove(ids);
+  ctx.exact.remove(ids);
+  for (const id of ids) ctx.catalog.delete(id);
+  ctx.onDefinitions(sourcePath, []);
+}

@@ -1,0 +1,40 @@
+import type { HierdocError } from "@hierdoc/core";
+
+/** What happened to one file during an ingest. */
+export type FileOutcome = "added" | "updated" | "unchanged" | "removed" | "failed";
+
+/** Per-file line of an {@link IngestReport}. */
+export interface FileReport {
+  sourcePath: string;
+  outcome: FileOutcome;
+  chunks: number;
+  tokens: number;
+  bytes: number;
+  error?: HierdocError;
+}
+
+/** Summary of an ingest: files by outcome, chunk and token counts, per-stage timings. */
+export interface IngestReport {
+  files: FileReport[];
+  chunksWritten: number;
+  chunksDeleted: number;
+  tokens: number;
+  bytes: number;
+  /** Milliseconds per stage: read, convert, parse, definitions, context, embed, store, keyword, persist. */
+  timingsMs: Record<string, number>;
+  /** Context failures (chunks indexed without context, retried on the next ingest). */
+  contextFailures: number;
+  totalChunks: number;
+}
+
+/** A progress event of a long ingest. */
+export interface IngestProgress {
+  /** 1-based file number and the total. */
+  file: number;
+  files: number;
+  sourcePath: string;
+  stage: "read" | "convert" | "parse" | "context" | "embed" | "store" | "done" | "skipped" | "failed";
+  chunksDone: number;
+  tokensDone: number;
+  bytesDone: number;
+}
