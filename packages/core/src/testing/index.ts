@@ -1,1 +1,16 @@
-export {};
+export { runStoreConformance } from "./store-conformance.js";
+export type { StoreConformanceFactory, StoreUnderTest } from "./store-conformance.js";
+export { expectHierdocError, expectStoreUnavailable } from "./expect-errors.js";
+export type { ExpectedStoreError } from "./expect-errors.js";
+export {
+  FIXTURE_DIMENSIONS,
+  FIXTURE_EMBEDDER_ID,
+  cosine,
+  makeRecord,
+  makeStoreRecord,
+  makeStoreRecords,
+  makeVector,
+  normalize,
+  seededRandom,
+  vectorWithSimilarity,
+} from "./fixtures.js";

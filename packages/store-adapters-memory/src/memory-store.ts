@@ -1,0 +1,290 @@
+import type {
+  ChunkRecord,
+  ScoredId,
+  StoreCapabilities,
+  StoreOpenOptions,
+  StoreQuery,
+  StoreRecord,
+  VectorStoreAdapter,
+} from "@hierdoc/core";
+import { HierdocError } from "@hierdoc/core";
+import { readManifest, readSnapshot, removeStale, writeSnapshot } from "./snapshot.js";
+import { VectorMatrix } from "./vector-matrix.js";
+
+/** Options of {@link MemoryStore}. */
+export interface MemoryStoreOptions {
+  /** Folder the index is persisted to on `flush()`; without it the store lives only in memory. */
+  dir?: string;
+}
+
+const ADAPTER = "memory";
+
+/**
+ * The default vector store: records and vectors held in process (contiguous Float32 storage, brute-force
+ * cosine with a bounded top-k), persisted to a folder as atomic snapshots on `flush()`.
+ *
+ * Use it for local indexes up to a few hundred thousand chunks. One writer per folder; readers may open
+ * the folder while a writer flushes.
+ */
+export class MemoryStore implements VectorStoreAdapter {
+  /** Adapter id used in errors and logs. */
+  readonly id = ADAPTER;
+  /** What this store can do (frozen). */
+  readonly capabilities: StoreCapabilities;
+  private readonly dir: string | undefined;
+  private embedderId = "";
+  private matrix: VectorMatrix | undefined;
+  private records: ChunkRecord[] = [];
+  private rowById = new Map<string, number>();
+  private generation = 0;
+  private dirty = false;
+  private flushing: Promise<void> = Promise.resolve();
+
+  /** Creates a closed store; call {@link open} before anything else. */
+  constructor(options: MemoryStoreOptions = {}) {
+    this.dir = options.dir;
+    this.capabilities = Object.freeze({
+      vectorSearch: true,
+      nativeHybrid: false,
+      fullText: false,
+      metadataFilter: true,
+      deleteByFilter: true,
+      persistent: options.dir !== undefined,
+      maxBatchSize: 1_000_000,
+    });
+  }
+
+  /**
+   * Opens the store for an embedder: loads the snapshot in `dir` when there is one (cleaning stale temp
+   * files), else starts empty.
+   * @throws HierdocError E_EMBEDDER_MISMATCH / E_DIMENSION_MISMATCH when the snapshot was built for another
+   *   embedder or vector size; E_INDEX_CORRUPT naming the bad file; E_INVALID_ARGUMENT for bad dimensions.
+   */
+  async open(options: StoreOpenOptions): Promise<void> {
+    if (!Number.isInteger(options.dimensions) || options.dimensions <= 0) {
+      throw this.error("E_INVALID_ARGUMENT", "open", `dimensions must be a positive integer, got ${options.dimensions}`);
+    }
+    this.embedderId = options.embedderId;
+    this.matrix = new VectorMatrix(options.dimensions);
+    this.records = [];
+    this.rowById = new Map();
+    this.generation = 0;
+    this.dirty = false;
+    if (this.dir === undefined) return;
+    const manifest = await this.wrapIo("open", () => readManifest(this.dir as string));
+    await this.wrapIo("open", () => removeStale(this.dir as string, manifest?.generation ?? 0));
+    if (manifest === undefined) return;
+    if (manifest.embedderId !== options.embedderId) {
+      throw this.error(
+        "E_EMBEDDER_MISMATCH",
+        "open",
+        `index in ${this.dir} was built with embedder "${manifest.embedderId}", not "${options.embedderId}"; re-ingest or use the original embedder`,
+        { indexEmbedderId: manifest.embedderId, requestedEmbedderId: options.embedderId },
+      );
+    }
+    if (manifest.dimensions !== options.dimensions) {
+      throw this.error(
+        "E_DIMENSION_MISMATCH",
+        "open",
+        `index in ${this.dir} holds ${manifest.dimensions}-dimensional vectors, not ${options.dimensions}`,
+        { indexDimensions: manifest.dimensions, requestedDimensions: options.dimensions },
+      );
+    }
+    const snap = await this.wrapIo("open", () => readSnapshot(this.dir as string, manifest));
+    this.matrix.load(snap.vectors, snap.records.length);
+    this.records = snap.records;
+    snap.records.forEach((r, i) => this.rowById.set(r.id, i));
+    if (this.rowById.size !== snap.records.length) {
+      throw new HierdocError("E_INDEX_CORRUPT", `memory store index is corrupt: ${manifest.files.records.name}: duplicate record ids`, {
+        details: { adapter: ADAPTER, operation: "open", file: manifest.files.records.name },
+      });
+    }
+    this.generation = manifest.generation;
+  }
+
+  /**
+   * Adds or replaces records by id; the whole batch is validated before any is applied.
+   * @throws HierdocError E_DIMENSION_MISMATCH for a vector of the wrong length; E_INVALID_ARGUMENT for a
+   *   record without an id or a vector with NaN values.
+   */
+  async upsert(records: StoreRecord[]): Promise<void> {
+    const matrix = this.ready("upsert");
+    for (const { record, vector } of records) {
+      if (typeof record?.id !== "string" || record.id.length === 0) {
+        throw this.error("E_INVALID_ARGUMENT", "upsert", "every record needs a non-empty string id");
+      }
+      this.checkVector(vector, "upsert", record.id);
+    }
+    for (const { record, vector } of records) {
+      const row = this.rowById.get(record.id);
+      if (row === undefined) {
+        this.rowById.set(record.id, matrix.append(vector));
+        this.records.push(record);
+      } else {
+        matrix.write(row, vector);
+        this.records[row] = record;
+      }
+    }
+    if (records.length > 0) this.dirty = true;
+  }
+
+  /** Records for the given ids, in the order asked; missing ids are skipped. */
+  async get(ids: string[]): Promise<ChunkRecord[]> {
+    this.ready("get");
+    const out: ChunkRecord[] = [];
+    for (const id of ids) {
+      const row = this.rowById.get(id);
+      if (row !== undefined) out.push(this.records[row]);
+    }
+    return out;
+  }
+
+  /** Records with their stored (normalised) vectors; missing ids are skipped. */
+  async getWithVectors(ids: string[]): Promise<StoreRecord[]> {
+    const matrix = this.ready("getWithVectors");
+    const out: StoreRecord[] = [];
+    for (const id of ids) {
+      const row = this.rowById.get(id);
+      if (row !== undefined) out.push({ record: this.records[row], vector: matrix.row(row) });
+    }
+    return out;
+  }
+
+  /** Removes records by id; unknown ids are ignored. */
+  async deleteByIds(ids: string[]): Promise<void> {
+    this.ready("deleteByIds");
+    for (const id of ids) this.removeRow(id);
+  }
+
+  /** Removes every record whose `sourcePath` equals `sourcePath`. */
+  async deleteBySource(sourcePath: string): Promise<void> {
+    this.ready("deleteBySource");
+    const ids = this.records.filter((r) => r.sourcePath === sourcePath).map((r) => r.id);
+    for (const id of ids) this.removeRow(id);
+  }
+
+  /** Every record (without vectors), as of the call. */
+  async *scan(): AsyncIterable<ChunkRecord> {
+    this.ready("scan");
+    const snapshot = this.records.slice();
+    for (const record of snapshot) yield record;
+  }
+
+  /** Number of records. */
+  async count(): Promise<number> {
+    this.ready("count");
+    return this.records.length;
+  }
+
+  /**
+   * The `topK` records most cosine-similar to `query.vector`, best first, optionally restricted to
+   * `query.filter.sourcePaths`.
+   * @throws HierdocError E_DIMENSION_MISMATCH for a query vector of the wrong length.
+   */
+  async vectorSearch(query: StoreQuery & { vector: Float32Array }): Promise<ScoredId[]> {
+    const matrix = this.ready("vectorSearch");
+    this.checkVector(query.vector, "vectorSearch");
+    const k = Math.min(Math.max(0, Math.floor(query.topK)), this.records.length);
+    if (k === 0) return [];
+    const paths = query.filter?.sourcePaths;
+    let accept: ((row: number) => boolean) | undefined;
+    if (paths !== undefined) {
+      const allowed = new Set(paths);
+      const records = this.records;
+      accept = (row) => allowed.has(records[row].sourcePath);
+    }
+    return matrix.search(query.vector, k, accept).map((hit) => ({ id: this.records[hit.index].id, score: hit.score }));
+  }
+
+  /**
+   * Writes a snapshot when there were changes since the last one (no-op without `dir`). Atomic: a crash
+   * leaves the previous or the new snapshot.
+   * @throws HierdocError E_STORE when the folder cannot be written.
+   */
+  async flush(): Promise<void> {
+    this.ready("flush");
+    const next = this.flushing.then(() => this.flushNow());
+    this.flushing = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Flushes pending writes (when persistent) and releases memory. */
+  async close(): Promise<void> {
+    if (this.matrix === undefined) return;
+    if (this.dir !== undefined && this.dirty) await this.flush();
+    await this.flushing;
+    this.matrix = undefined;
+    this.records = [];
+    this.rowById = new Map();
+  }
+
+  private async flushNow(): Promise<void> {
+    if (this.dir === undefined || !this.dirty || this.matrix === undefined) return;
+    const records = this.records.slice();
+    const vectors = this.matrix.snapshot();
+    const generation = this.generation + 1;
+    this.dirty = false;
+    try {
+      await writeSnapshot(this.dir, { embedderId: this.embedderId, dimensions: this.matrix.dimensions, generation }, records, vectors);
+      this.generation = generation;
+    } catch (err) {
+      this.dirty = true;
+      throw this.error("E_STORE", "flush", `cannot write the index to ${this.dir}: ${(err as Error).message}`, {}, err);
+    }
+  }
+
+  private removeRow(id: string): void {
+    const row = this.rowById.get(id);
+    if (row === undefined || this.matrix === undefined) return;
+    this.rowById.delete(id);
+    const moved = this.matrix.swapRemove(row);
+    const last = this.records.pop() as ChunkRecord;
+    if (moved !== -1) {
+      this.records[row] = last;
+      this.rowById.set(last.id, row);
+    }
+    this.dirty = true;
+  }
+
+  private ready(operation: string): VectorMatrix {
+    if (this.matrix === undefined) throw this.error("E_STORE", operation, "memory store is not open; call open() first");
+    return this.matrix;
+  }
+
+  private checkVector(vector: Float32Array, operation: string, id?: string): void {
+    const d = (this.matrix as VectorMatrix).dimensions;
+    if (!(vector instanceof Float32Array) || vector.length !== d) {
+      const got = vector instanceof Float32Array ? `length ${vector.length}` : "not a Float32Array";
+      throw this.error(
+        "E_DIMENSION_MISMATCH",
+        operation,
+        `vector${id ? ` of record "${id}"` : ""} must be a Float32Array of length ${d}, got ${got}`,
+        { expectedDimensions: d, actualDimensions: vector?.length },
+      );
+    }
+    for (let j = 0; j < d; j++) {
+      if (!Number.isFinite(vector[j])) {
+        throw this.error("E_INVALID_ARGUMENT", operation, `vector${id ? ` of record "${id}"` : ""} contains NaN or infinite values`);
+      }
+    }
+  }
+
+  private async wrapIo<T>(operation: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (err instanceof HierdocError) throw err;
+      throw this.error("E_STORE", operation, `cannot read the index in ${this.dir}: ${(err as Error).message}`, {}, err);
+    }
+  }
+
+  private error(
+    code: HierdocError["code"],
+    operation: string,
+    message: string,
+    extra: Record<string, unknown> = {},
+    cause?: unknown,
+  ): HierdocError {
+    return new HierdocError(code, message, { cause, details: { adapter: ADAPTER, operation, ...extra } });
+  }
+}

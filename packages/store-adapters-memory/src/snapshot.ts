@@ -1,0 +1,219 @@
+import { createHash } from "node:crypto";
+import { mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
+import { join } from "node:path";
+import type { ChunkRecord } from "@hierdoc/core";
+import { HierdocError } from "@hierdoc/core";
+
+/** Name of the manifest file; it is written last, so its presence means a complete snapshot. */
+export const MANIFEST_FILE = "manifest.json";
+const FORMAT = "hierdoc-memory-store";
+const VERSION = 1;
+const DATA_FILE = /^(records|vectors)-(\d+)\.(jsonl|f32)$/;
+const TEMP_FILE = /\.(\d+)\.tmp$/;
+
+/** One data file listed in the manifest. */
+export interface SnapshotFileEntry {
+  name: string;
+  bytes: number;
+  sha256: string;
+}
+
+/** The manifest: which embedder and vector size the index is for, and its files with checksums. */
+export interface SnapshotManifest {
+  format: typeof FORMAT;
+  version: number;
+  embedderId: string;
+  dimensions: number;
+  count: number;
+  generation: number;
+  writtenAt: string;
+  files: { records: SnapshotFileEntry; vectors: SnapshotFileEntry };
+}
+
+/** A loaded snapshot: records in row order and their packed, normalised vectors. */
+export interface Snapshot {
+  manifest: SnapshotManifest;
+  records: ChunkRecord[];
+  vectors: Float32Array;
+}
+
+function corrupt(dir: string, file: string, reason: string, cause?: unknown): HierdocError {
+  return new HierdocError("E_INDEX_CORRUPT", `memory store index is corrupt: ${file}: ${reason}`, {
+    cause,
+    details: { adapter: "memory", operation: "open", file: join(dir, file) },
+  });
+}
+
+function sha256(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+async function writeDurable(path: string, bytes: Uint8Array): Promise<void> {
+  const handle = await open(path, "w");
+  try {
+    await handle.writeFile(bytes);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function syncDir(dir: string): Promise<void> {
+  const handle = await open(dir, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+function pidAlive(pid: number): boolean {
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Reads and validates the manifest; `undefined` when the folder holds no snapshot yet. */
+export async function readManifest(dir: string): Promise<SnapshotManifest | undefined> {
+  let text: string;
+  try {
+    text = await readFile(join(dir, MANIFEST_FILE), "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw err;
+  }
+  let m: SnapshotManifest;
+  try {
+    m = JSON.parse(text) as SnapshotManifest;
+  } catch (err) {
+    throw corrupt(dir, MANIFEST_FILE, "not valid JSON", err);
+  }
+  const ok =
+    m !== null &&
+    typeof m === "object" &&
+    m.format === FORMAT &&
+    typeof m.embedderId === "string" &&
+    Number.isInteger(m.dimensions) &&
+    m.dimensions > 0 &&
+    Number.isInteger(m.count) &&
+    m.count >= 0 &&
+    Number.isInteger(m.generation) &&
+    typeof m.files?.records?.name === "string" &&
+    typeof m.files?.vectors?.name === "string";
+  if (!ok) throw corrupt(dir, MANIFEST_FILE, "missing or invalid fields");
+  if (m.version !== VERSION) throw corrupt(dir, MANIFEST_FILE, `unsupported format version ${m.version}`);
+  return m;
+}
+
+async function readChecked(dir: string, entry: SnapshotFileEntry): Promise<Buffer> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(join(dir, entry.name));
+  } catch (err) {
+    throw corrupt(dir, entry.name, "file listed in the manifest cannot be read", err);
+  }
+  if (bytes.length !== entry.bytes) throw corrupt(dir, entry.name, `expected ${entry.bytes} bytes, found ${bytes.length}`);
+  if (sha256(bytes) !== entry.sha256) throw corrupt(dir, entry.name, "checksum mismatch");
+  return bytes;
+}
+
+/**
+ * Loads the snapshot the manifest names and verifies sizes, checksums and counts.
+ * @throws HierdocError E_INDEX_CORRUPT naming the bad file.
+ */
+export async function readSnapshot(dir: string, manifest: SnapshotManifest): Promise<Snapshot> {
+  const [recordBytes, vectorBytes] = await Promise.all([
+    readChecked(dir, manifest.files.records),
+    readChecked(dir, manifest.files.vectors),
+  ]);
+  const expectedFloats = manifest.count * manifest.dimensions;
+  if (vectorBytes.length !== expectedFloats * 4) {
+    throw corrupt(dir, manifest.files.vectors.name, `expected ${expectedFloats} floats for ${manifest.count} records`);
+  }
+  const vectors = new Float32Array(expectedFloats);
+  new Uint8Array(vectors.buffer).set(vectorBytes);
+  const text = recordBytes.toString("utf8");
+  const records: ChunkRecord[] = [];
+  let lineNo = 0;
+  for (const line of text.split("\n")) {
+    lineNo++;
+    if (line.length === 0) continue;
+    try {
+      records.push(JSON.parse(line) as ChunkRecord);
+    } catch (err) {
+      throw corrupt(dir, manifest.files.records.name, `line ${lineNo} is not valid JSON`, err);
+    }
+  }
+  if (records.length !== manifest.count) {
+    throw corrupt(dir, manifest.files.records.name, `expected ${manifest.count} records, found ${records.length}`);
+  }
+  return { manifest, records, vectors };
+}
+
+/**
+ * Writes a new snapshot generation: data files to pid-tagged temp files, fsync, rename, then the
+ * manifest the same way (last), then removes older generations. A crash at any point leaves the previous
+ * manifest pointing at complete files, or the new one.
+ */
+export async function writeSnapshot(
+  dir: string,
+  header: { embedderId: string; dimensions: number; generation: number },
+  records: ChunkRecord[],
+  vectors: Float32Array,
+): Promise<SnapshotManifest> {
+  await mkdir(dir, { recursive: true });
+  const gen = header.generation;
+  const recordsName = `records-${gen}.jsonl`;
+  const vectorsName = `vectors-${gen}.f32`;
+  const recordBytes = Buffer.from(records.map((r) => JSON.stringify(r) + "\n").join(""), "utf8");
+  const vectorBytes = new Uint8Array(vectors.buffer, vectors.byteOffset, vectors.byteLength);
+  const tmp = (name: string): string => join(dir, `${name}.${process.pid}.tmp`);
+  await Promise.all([writeDurable(tmp(recordsName), recordBytes), writeDurable(tmp(vectorsName), vectorBytes)]);
+  await rename(tmp(recordsName), join(dir, recordsName));
+  await rename(tmp(vectorsName), join(dir, vectorsName));
+  await syncDir(dir);
+  const manifest: SnapshotManifest = {
+    format: FORMAT,
+    version: VERSION,
+    embedderId: header.embedderId,
+    dimensions: header.dimensions,
+    count: records.length,
+    generation: gen,
+    writtenAt: new Date().toISOString(),
+    files: {
+      records: { name: recordsName, bytes: recordBytes.length, sha256: sha256(recordBytes) },
+      vectors: { name: vectorsName, bytes: vectorBytes.length, sha256: sha256(vectorBytes) },
+    },
+  };
+  await writeDurable(tmp(MANIFEST_FILE), Buffer.from(JSON.stringify(manifest, null, 2) + "\n", "utf8"));
+  await rename(tmp(MANIFEST_FILE), join(dir, MANIFEST_FILE));
+  await syncDir(dir);
+  await removeStale(dir, gen, true);
+  return manifest;
+}
+
+/**
+ * Removes leftovers of interrupted writes: temp files of processes that are gone (or of this process),
+ * and data files of generations older than `current` (any other generation when `allOthers`).
+ */
+export async function removeStale(dir: string, current: number, allOthers = false): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return;
+  }
+  const doomed = names.filter((name) => {
+    const t = TEMP_FILE.exec(name);
+    if (t) return !pidAlive(Number(t[1]));
+    const d = DATA_FILE.exec(name);
+    if (!d) return false;
+    const gen = Number(d[2]);
+    return allOthers ? gen !== current : gen < current;
+  });
+  await Promise.all(doomed.map((name) => rm(join(dir, name), { force: true })));
+}

@@ -1,0 +1,77 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { cosine, makeVector, seededRandom } from "@hierdoc/core/testing";
+import { MANIFEST_FILE, MemoryStore } from "@hierdoc/store-adapters-memory";
+
+const writer = resolve(process.cwd(), "packages/store-adapters-memory/test/fixtures/crash-writer.mjs");
+const ITERATIONS = 10;
+let work: string;
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), "hierdoc-crash-"));
+  const res = spawnSync(process.execPath, [writer, "compile", join(work, "build")], { encoding: "utf8" });
+  if (res.status !== 0) throw new Error(`compiling the crash writer failed: ${res.stderr}`);
+});
+
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  await rm(work, { recursive: true, force: true });
+});
+
+/** Starts the writer, lets it flush for `delayMs` after it is ready, SIGKILLs it; returns the last generation it reported durable. */
+function runAndKill(dir: string, delayMs: number): Promise<number> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [writer, "run", join(work, "build"), dir], { stdio: ["ignore", "pipe", "pipe"] });
+    children.push(child);
+    let lastGeneration = 0;
+    let buffer = "";
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.stdout.on("data", (d: Buffer) => {
+      buffer += d.toString();
+      const lines = buffer.split("\n");
+      buffer = lines.pop() ?? "";
+      for (const line of lines) {
+        if (line === "ready") setTimeout(() => child.kill("SIGKILL"), delayMs);
+        const m = /^flushed (\d+)$/.exec(line);
+        if (m) lastGeneration = Number(m[1]);
+      }
+    });
+    child.on("exit", (code, signal) => {
+      if (signal === "SIGKILL") done(lastGeneration);
+      else fail(new Error(`writer exited with ${code}: ${stderr}`));
+    });
+  });
+}
+
+describe("MemoryStore crash safety (child process SIGKILLed during upsert + flush loops)", () => {
+  it(`reopens to a complete snapshot after each of ${ITERATIONS} kills`, async () => {
+    const dir = join(work, "index");
+    const rnd = seededRandom(Date.now());
+    let totalFlushes = 0;
+    for (let iteration = 0; iteration < ITERATIONS; iteration++) {
+      const durable = await runAndKill(dir, 40 + Math.floor(rnd() * 260));
+      const store = new MemoryStore({ dir });
+      await store.open({ embedderId: "crash/embedder@1", dimensions: 32 });
+      const manifest = JSON.parse(await readFile(join(dir, MANIFEST_FILE), "utf8"));
+      expect(manifest.generation).toBeGreaterThanOrEqual(durable);
+      expect(await store.count()).toBe(manifest.count);
+      const ids: string[] = [];
+      for await (const r of store.scan()) ids.push(r.id);
+      expect(new Set(ids).size).toBe(manifest.count);
+      const withVectors = await store.getWithVectors(ids);
+      expect(withVectors).toHaveLength(manifest.count);
+      for (const { record, vector } of withVectors) {
+        if (cosine(vector, makeVector(record.content, 32)) < 0.9999) throw new Error(`record ${record.id} does not carry its own vector`);
+      }
+      expect((await readdir(dir)).filter((n) => n.endsWith(".tmp"))).toEqual([]);
+      await store.close();
+      totalFlushes = manifest.generation;
+    }
+    expect(totalFlushes).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,172 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
+import fc from "fast-check";
+import { expectHierdocError, makeStoreRecord, makeStoreRecords, makeVector, cosine } from "@hierdoc/core/testing";
+import { MANIFEST_FILE, MemoryStore, TopK } from "@hierdoc/store-adapters-memory";
+
+const open = { embedderId: "test/embedder@1", dimensions: 16 };
+let dir: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "hierdoc-memory-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function filledStore(n = 5): Promise<MemoryStore> {
+  const store = new MemoryStore({ dir });
+  await store.open(open);
+  await store.upsert(makeStoreRecords(n));
+  await store.flush();
+  return store;
+}
+
+describe("MemoryStore snapshots", () => {
+  it("writes a manifest, a JSONL records file and a binary vectors file per generation", async () => {
+    const store = await filledStore(5);
+    expect((await readdir(dir)).sort()).toEqual([MANIFEST_FILE, "records-1.jsonl", "vectors-1.f32"]);
+    const manifest = JSON.parse(await readFile(join(dir, MANIFEST_FILE), "utf8"));
+    expect(manifest).toMatchObject({ embedderId: open.embedderId, dimensions: 16, count: 5, generation: 1 });
+    expect((await readFile(join(dir, "vectors-1.f32"))).length).toBe(5 * 16 * 4);
+    expect((await readFile(join(dir, "records-1.jsonl"), "utf8")).trim().split("\n")).toHaveLength(5);
+
+    await store.flush();
+    expect(JSON.parse(await readFile(join(dir, MANIFEST_FILE), "utf8")).generation).toBe(1);
+    await store.deleteByIds([makeStoreRecord(0).record.id]);
+    await store.flush();
+    expect((await readdir(dir)).sort()).toEqual([MANIFEST_FILE, "records-2.jsonl", "vectors-2.f32"]);
+    await store.close();
+  });
+
+  it("close() flushes pending writes", async () => {
+    const store = new MemoryStore({ dir });
+    await store.open(open);
+    await store.upsert(makeStoreRecords(3));
+    await store.close();
+    const again = new MemoryStore({ dir });
+    await again.open(open);
+    expect(await again.count()).toBe(3);
+  });
+
+  it("cleans temp files of dead writers and older generations on open, keeping the current snapshot", async () => {
+    await (await filledStore(4)).close();
+    await writeFile(join(dir, "records-2.jsonl.999999999.tmp"), "half");
+    await writeFile(join(dir, "manifest.json.999999999.tmp"), "{");
+    await writeFile(join(dir, "vectors-0.f32"), "old");
+    await writeFile(join(dir, "notes.txt"), "not ours");
+    const store = new MemoryStore({ dir });
+    await store.open(open);
+    expect(await store.count()).toBe(4);
+    expect((await readdir(dir)).sort()).toEqual([MANIFEST_FILE, "notes.txt", "records-1.jsonl", "vectors-1.f32"]);
+  });
+
+  it.each([
+    ["vectors-1.f32", (b: Buffer) => b.subarray(0, b.length - 4), "vectors-1.f32"],
+    ["records-1.jsonl", (b: Buffer) => Buffer.concat([b.subarray(0, 10), Buffer.from("X"), b.subarray(11)]), "records-1.jsonl"],
+    [MANIFEST_FILE, (b: Buffer) => b.subarray(0, 20), MANIFEST_FILE],
+  ])("reports a damaged %s as E_INDEX_CORRUPT naming the file", async (file, damage, named) => {
+    await (await filledStore(3)).close();
+    await writeFile(join(dir, file), damage(await readFile(join(dir, file))));
+    const err = await expectHierdocError(new MemoryStore({ dir }).open(open), { code: "E_INDEX_CORRUPT", adapter: "memory", operation: "open" });
+    expect(err.message).toContain(named);
+  });
+
+  it("reports a missing data file as E_INDEX_CORRUPT", async () => {
+    await (await filledStore(3)).close();
+    await rm(join(dir, "records-1.jsonl"));
+    const err = await expectHierdocError(new MemoryStore({ dir }).open(open), { code: "E_INDEX_CORRUPT", adapter: "memory" });
+    expect(err.message).toContain("records-1.jsonl");
+  });
+
+  it("names both embedder ids on a mismatch", async () => {
+    await (await filledStore(2)).close();
+    const err = await expectHierdocError(new MemoryStore({ dir }).open({ embedderId: "glove-100d", dimensions: 16 }), {
+      code: "E_EMBEDDER_MISMATCH",
+      adapter: "memory",
+      operation: "open",
+    });
+    expect(err.message).toContain("glove-100d");
+    expect(err.message).toContain("test/embedder@1");
+  });
+});
+
+describe("MemoryStore behaviour", () => {
+  it("fails clearly before open()", async () => {
+    await expectHierdocError(new MemoryStore().count(), { code: "E_STORE", adapter: "memory", operation: "count" });
+  });
+
+  it("normalises vectors on insert", async () => {
+    const store = new MemoryStore();
+    await store.open({ embedderId: "x", dimensions: 4 });
+    const rec = makeStoreRecord(1, { vector: new Float32Array([3, 0, 4, 0]) });
+    await store.upsert([rec]);
+    const [stored] = await store.getWithVectors([rec.record.id]);
+    expect(Array.from(stored.vector)).toEqual([0.6000000238418579, 0, 0.800000011920929, 0]);
+    const [hit] = await store.vectorSearch({ vector: new Float32Array([6, 0, 8, 0]), topK: 1 });
+    expect(hit.score).toBeCloseTo(1, 6);
+  });
+
+  it("rejects NaN vectors and records without ids, leaving the store unchanged", async () => {
+    const store = new MemoryStore();
+    await store.open({ embedderId: "x", dimensions: 2 });
+    const good = makeStoreRecord(1, { vector: new Float32Array([1, 0]) });
+    await expectHierdocError(store.upsert([good, makeStoreRecord(2, { vector: new Float32Array([NaN, 1]) })]), { code: "E_INVALID_ARGUMENT" });
+    await expectHierdocError(store.upsert([{ record: { ...good.record, id: "" }, vector: good.vector }]), { code: "E_INVALID_ARGUMENT" });
+    expect(await store.count()).toBe(0);
+  });
+
+  it("matches a brute-force reference under random upserts, deletes and filtered searches", async () => {
+    const dims = 6;
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant("upsert" as const), idx: fc.integer({ min: 0, max: 30 }), src: fc.integer({ min: 0, max: 2 }), seed: fc.nat() }),
+      fc.record({ kind: fc.constant("delete" as const), idx: fc.integer({ min: 0, max: 30 }) }),
+      fc.record({ kind: fc.constant("deleteSource" as const), src: fc.integer({ min: 0, max: 2 }) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { maxLength: 60 }), fc.nat(), fc.integer({ min: 1, max: 10 }), async (ops, qseed, k) => {
+        const store = new MemoryStore();
+        await store.open({ embedderId: "x", dimensions: dims });
+        const model = new Map<string, { src: string; vector: Float32Array }>();
+        for (const o of ops) {
+          if (o.kind === "upsert") {
+            const r = makeStoreRecord(o.idx, { vector: makeVector(o.seed, dims), record: { id: `c${o.idx}`, sourcePath: `s${o.src}` } });
+            await store.upsert([r]);
+            model.set(r.record.id, { src: `s${o.src}`, vector: r.vector });
+          } else if (o.kind === "delete") {
+            await store.deleteByIds([`c${o.idx}`]);
+            model.delete(`c${o.idx}`);
+          } else {
+            await store.deleteBySource(`s${o.src}`);
+            for (const [id, v] of model) if (v.src === `s${o.src}`) model.delete(id);
+          }
+        }
+        expect(await store.count()).toBe(model.size);
+        const q = makeVector(`q${qseed}`, dims);
+        const expected = [...model.entries()]
+          .filter(([, v]) => v.src !== "s1")
+          .map(([id, v]) => ({ id, score: cosine(q, v.vector) }))
+          .sort((a, b) => b.score - a.score)
+          .slice(0, k);
+        const got = await store.vectorSearch({ vector: q, topK: k, filter: { sourcePaths: ["s0", "s2"] } });
+        expect(got.map((h) => h.id)).toEqual(expected.map((e) => e.id));
+        got.forEach((h, i) => expect(h.score).toBeCloseTo(expected[i].score, 5));
+      }),
+      { numRuns: 150, seed: 7 },
+    );
+  });
+});
+
+describe("TopK", () => {
+  it("keeps the k best, best first, ties broken by lower index", () => {
+    const top = new TopK(3);
+    [0.1, 0.9, 0.5, 0.9, 0.3, 0.7].forEach((s, i) => top.push(i, s));
+    expect(top.sorted()).toEqual([
+      { index: 1, score: 0.9 },
+      { index: 3, score: 0.9 },
+      { index: 5, score: 0.7 },
+    ]);
+  });
+});
