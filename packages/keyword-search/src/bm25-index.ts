@@ -1,0 +1,410 @@
+import type { KeywordDocument, KeywordIndex, KeywordSearchOptions, ScoredId } from "@hierdoc/core";
+import { HierdocError } from "@hierdoc/core";
+import { type Analyzer, type AnalyzerOptions, createAnalyzer } from "./analyzer.js";
+import { readBm25File, writeBm25File, type Bm25Snapshot } from "./bm25-file.js";
+import { appendPosting, growU32, growU8, newPostings, type Postings } from "./postings.js";
+import { TopK } from "./top-k.js";
+
+/**
+ * `okapi`: Python rank_bm25 BM25Okapi (IDF ln((N−n+0.5)/(n+0.5)), negative IDFs replaced by
+ * epsilon × mean IDF, tf·(k1+1)/(tf+k1·norm)). `lucene`: Lucene ≥ 8 / OpenSearch BM25
+ * (IDF ln(1+(N−n+0.5)/(n+0.5)), tf/(tf+k1·norm)).
+ */
+export type Bm25Variant = "okapi" | "lucene";
+
+/** Options of a {@link Bm25Index}. */
+export interface Bm25Options {
+  /** Default `lucene`. */
+  variant?: Bm25Variant;
+  /** Default 1.5 (okapi) / 1.2 (lucene). */
+  k1?: number;
+  /** Default 0.75. */
+  b?: number;
+  /** okapi only: floor for negative IDFs as a fraction of the mean IDF. Default 0.25. */
+  epsilon?: number;
+  /** Default `rank-bm25` for okapi (parity), `standard` (stemmed, stop words) for lucene. */
+  analyzer?: AnalyzerOptions;
+}
+
+/** Options of {@link Bm25Index.save}. */
+export interface Bm25SaveOptions {
+  /** Caller's identity of the indexed data (e.g. a hash of chunk ids + config); read back as `fingerprint`. */
+  fingerprint?: string;
+}
+
+/** File name of a persisted index inside its folder. */
+export const BM25_FILE_NAME = "bm25.bin";
+
+const COMPACT_MIN_DEAD = 256;
+
+/**
+ * In-memory inverted BM25 index with incremental upsert / remove (tombstones, compacted when a quarter
+ * of the slots are dead), bounded-heap top-k, optional id filter, and atomic persistence.
+ * Not safe for concurrent mutation during a search (single-threaded use, as in Node).
+ */
+export class Bm25Index implements KeywordIndex {
+  readonly id: string;
+  readonly variant: Bm25Variant;
+  readonly k1: number;
+  readonly b: number;
+  readonly epsilon: number;
+  readonly analyzerOptions: AnalyzerOptions;
+  readonly analyzer: Analyzer;
+  /** Fingerprint read by {@link Bm25Index.load} (or set by the last save); null when none. */
+  fingerprint: string | null = null;
+
+  private ids: string[] = [];
+  private sources: string[] = [];
+  private slotOf = new Map<string, number>();
+  private live: Uint8Array<ArrayBufferLike> = new Uint8Array(16);
+  private lens: Uint32Array<ArrayBufferLike> = new Uint32Array(16);
+  private docTerms: Array<Uint32Array | null> = [];
+  private docTfs: Array<Uint32Array | null> = [];
+  private liveCount = 0;
+  private totalLen = 0;
+  private dead = 0;
+
+  private termIds = new Map<string, number>();
+  private terms: string[] = [];
+  private df: Uint32Array<ArrayBufferLike> = new Uint32Array(16);
+  private postings: Postings[] = [];
+
+  private okapiIdf: Float64Array | null = null;
+  private scratch = new Float64Array(0);
+  private stamp = new Uint32Array(0);
+  private stampGen = 0;
+
+  constructor(options: Bm25Options = {}) {
+    this.variant = options.variant ?? "lucene";
+    if (this.variant !== "okapi" && this.variant !== "lucene") {
+      throw new HierdocError("E_INVALID_ARGUMENT", `unknown BM25 variant ${JSON.stringify(this.variant)}`);
+    }
+    this.k1 = options.k1 ?? (this.variant === "okapi" ? 1.5 : 1.2);
+    this.b = options.b ?? 0.75;
+    this.epsilon = options.epsilon ?? 0.25;
+    if (!(this.k1 >= 0) || !(this.b >= 0 && this.b <= 1)) {
+      throw new HierdocError("E_INVALID_ARGUMENT", `BM25 needs k1 >= 0 and 0 <= b <= 1 (got k1=${this.k1}, b=${this.b})`);
+    }
+    this.analyzerOptions = options.analyzer ?? (this.variant === "okapi" ? { kind: "rank-bm25" } : { kind: "standard" });
+    this.analyzer = createAnalyzer(this.analyzerOptions);
+    this.id = `bm25-${this.variant}`;
+  }
+
+  /** Adds or replaces documents by id. */
+  async upsert(docs: KeywordDocument[]): Promise<void> {
+    this.upsertSync(docs);
+  }
+
+  /** Synchronous {@link upsert}. */
+  upsertSync(docs: Iterable<KeywordDocument>): void {
+    for (const doc of docs) {
+      const old = this.slotOf.get(doc.id);
+      if (old !== undefined) this.removeSlot(old);
+      const { tokens, length } = this.analyzer.analyze(doc.text);
+      const counts = new Map<number, number>();
+      for (const token of tokens) {
+        let t = this.termIds.get(token);
+        if (t === undefined) t = this.newTerm(token);
+        counts.set(t, (counts.get(t) ?? 0) + 1);
+      }
+      const ts = new Uint32Array(counts.size);
+      const fs = new Uint32Array(counts.size);
+      let i = 0;
+      for (const [t, f] of counts) {
+        ts[i] = t;
+        fs[i++] = f;
+      }
+      this.addSlot(doc.id, doc.sourcePath, length, ts, fs);
+    }
+    this.okapiIdf = null;
+  }
+
+  /** Removes documents by id; unknown ids are ignored. */
+  async remove(ids: string[]): Promise<void> {
+    this.removeSync(ids);
+  }
+
+  /** Synchronous {@link remove}. */
+  removeSync(ids: Iterable<string>): void {
+    for (const id of ids) {
+      const slot = this.slotOf.get(id);
+      if (slot !== undefined) this.removeSlot(slot);
+    }
+    this.maybeCompact();
+  }
+
+  /** Removes every document of a source file. Returns how many were removed. */
+  removeBySource(sourcePath: string): number {
+    const ids: string[] = [];
+    for (let s = 0; s < this.ids.length; s++) if (this.live[s] && this.sources[s] === sourcePath) ids.push(this.ids[s]);
+    this.removeSync(ids);
+    return ids.length;
+  }
+
+  /** Number of live documents. */
+  async size(): Promise<number> {
+    return this.liveCount;
+  }
+
+  /** Synchronous {@link size}. */
+  get documentCount(): number {
+    return this.liveCount;
+  }
+
+  /** True when a document with this id is indexed. */
+  has(id: string): boolean {
+    return this.slotOf.has(id);
+  }
+
+  /** Best `topK` documents that contain at least one query term, best first (ties: earlier insert first). */
+  async search(query: string, options: KeywordSearchOptions): Promise<ScoredId[]> {
+    return this.searchSync(query, options);
+  }
+
+  /** Synchronous {@link search}. */
+  searchSync(query: string, options: KeywordSearchOptions): ScoredId[] {
+    const topK = Math.floor(options.topK);
+    if (!(topK > 0) || this.liveCount === 0) return [];
+    const touched = this.accumulate(this.analyzer.analyze(query).tokens, options.allowIds);
+    const heap = new TopK(topK);
+    for (const slot of touched) heap.push(this.scratch[slot], slot);
+    return heap.sorted().map(({ slot, score }) => ({ id: this.ids[slot], score }));
+  }
+
+  /**
+   * Score of every given document for the query (0 when it contains no query term), like rank_bm25's
+   * `get_scores`. Default: all live documents in insertion order.
+   */
+  scoreDocuments(query: string, ids?: readonly string[]): number[] {
+    const touched = this.accumulate(this.analyzer.analyze(query).tokens, undefined);
+    const hit = new Set(touched);
+    const slots = ids ? ids.map((id) => this.slotOf.get(id) ?? -1) : this.liveSlots();
+    return slots.map((s) => (s >= 0 && hit.has(s) ? this.scratch[s] : 0));
+  }
+
+  /** Inverse document frequency of an (already analysed) term, or 0 when absent. */
+  idf(term: string): number {
+    const t = this.termIds.get(term);
+    if (t === undefined || this.df[t] === 0) return 0;
+    if (this.variant === "okapi") return this.okapiIdfTable()[t];
+    const n = this.df[t];
+    return Math.log(1 + (this.liveCount - n + 0.5) / (n + 0.5));
+  }
+
+  /**
+   * Writes the index to `dir/bm25.bin` atomically (temp file, fsync, rename); terms are stored, so
+   * {@link load} does not re-tokenise. @throws HierdocError E_INTERNAL when the file cannot be written.
+   */
+  async save(dir: string, options: Bm25SaveOptions = {}): Promise<void> {
+    this.fingerprint = options.fingerprint ?? this.fingerprint;
+    await writeBm25File(dir, BM25_FILE_NAME, this.snapshot());
+  }
+
+  /**
+   * Loads an index saved by {@link save}; null when `dir` has none.
+   * @throws HierdocError E_INDEX_CORRUPT when the file is truncated or not a hierdoc BM25 index.
+   */
+  static async load(dir: string): Promise<Bm25Index | null> {
+    const snap = await readBm25File(dir, BM25_FILE_NAME);
+    if (!snap) return null;
+    const index = new Bm25Index({ variant: snap.variant, k1: snap.k1, b: snap.b, epsilon: snap.epsilon, analyzer: snap.analyzer });
+    index.restore(snap);
+    return index;
+  }
+
+  private liveSlots(): number[] {
+    const out: number[] = [];
+    for (let s = 0; s < this.ids.length; s++) if (this.live[s]) out.push(s);
+    return out;
+  }
+
+  private newTerm(token: string): number {
+    const t = this.terms.length;
+    this.terms.push(token);
+    this.termIds.set(token, t);
+    this.df = growU32(this.df, t + 1);
+    this.postings.push(newPostings(2));
+    return t;
+  }
+
+  private addSlot(id: string, source: string, length: number, ts: Uint32Array, fs: Uint32Array): void {
+    const slot = this.ids.length;
+    this.ids.push(id);
+    this.sources.push(source);
+    this.live = growU8(this.live, slot + 1);
+    this.lens = growU32(this.lens, slot + 1);
+    this.live[slot] = 1;
+    this.lens[slot] = length;
+    this.docTerms.push(ts);
+    this.docTfs.push(fs);
+    for (let i = 0; i < ts.length; i++) {
+      this.df[ts[i]]++;
+      appendPosting(this.postings[ts[i]], slot, fs[i]);
+    }
+    this.slotOf.set(id, slot);
+    this.liveCount++;
+    this.totalLen += length;
+  }
+
+  private removeSlot(slot: number): void {
+    const ts = this.docTerms[slot];
+    if (ts) for (let i = 0; i < ts.length; i++) this.df[ts[i]]--;
+    this.slotOf.delete(this.ids[slot]);
+    this.live[slot] = 0;
+    this.liveCount--;
+    this.totalLen -= this.lens[slot];
+    this.docTerms[slot] = null;
+    this.docTfs[slot] = null;
+    this.dead++;
+    this.okapiIdf = null;
+  }
+
+  private maybeCompact(): void {
+    if (this.dead < COMPACT_MIN_DEAD || this.dead * 4 < this.ids.length) return;
+    this.restore(this.snapshot());
+  }
+
+  private okapiIdfTable(): Float64Array {
+    if (this.okapiIdf) return this.okapiIdf;
+    const n = this.liveCount;
+    const idf = new Float64Array(this.terms.length);
+    const negative: number[] = [];
+    let sum = 0;
+    let count = 0;
+    for (let t = 0; t < this.terms.length; t++) {
+      const f = this.df[t];
+      if (f === 0) continue;
+      const v = Math.log(n - f + 0.5) - Math.log(f + 0.5);
+      idf[t] = v;
+      sum += v;
+      count++;
+      if (v < 0) negative.push(t);
+    }
+    const eps = this.epsilon * (count > 0 ? sum / count : 0);
+    for (const t of negative) idf[t] = eps;
+    this.okapiIdf = idf;
+    return idf;
+  }
+
+  /** Adds each query token's contribution into `scratch`; returns the slots touched. */
+  private accumulate(tokens: string[], allowIds: ReadonlySet<string> | undefined): number[] {
+    const slots = this.ids.length;
+    if (this.scratch.length < slots) {
+      this.scratch = new Float64Array(this.ids.length + 1024);
+      this.stamp = new Uint32Array(this.ids.length + 1024);
+      this.stampGen = 0;
+    }
+    if (++this.stampGen === 0xffffffff) {
+      this.stamp.fill(0);
+      this.stampGen = 1;
+    }
+    const gen = this.stampGen;
+    let mask: Uint8Array | null = null;
+    if (allowIds) {
+      mask = new Uint8Array(slots);
+      for (const id of allowIds) {
+        const s = this.slotOf.get(id);
+        if (s !== undefined) mask[s] = 1;
+      }
+    }
+    const touched: number[] = [];
+    if (this.liveCount === 0) return touched;
+    const { k1, b, live, lens, scratch, stamp } = this;
+    const avgdl = this.totalLen / this.liveCount;
+    const okapi = this.variant === "okapi";
+    const idfTable = okapi ? this.okapiIdfTable() : null;
+    for (const token of tokens) {
+      const t = this.termIds.get(token);
+      if (t === undefined || this.df[t] === 0) continue;
+      const n = this.df[t];
+      const idf = idfTable ? idfTable[t] : Math.log(1 + (this.liveCount - n + 0.5) / (n + 0.5));
+      const p = this.postings[t];
+      const { docs, tfs } = p;
+      for (let i = 0; i < p.n; i++) {
+        const d = docs[i];
+        if (!live[d] || (mask && !mask[d])) continue;
+        const tf = tfs[i];
+        const dl = lens[d];
+        const w = okapi
+          ? idf * ((tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * dl) / avgdl)))
+          : idf * (tf / (tf + k1 * (1 - b + (b * dl) / avgdl)));
+        if (stamp[d] !== gen) {
+          stamp[d] = gen;
+          scratch[d] = 0;
+          touched.push(d);
+        }
+        scratch[d] += w;
+      }
+    }
+    return touched;
+  }
+
+  private snapshot(): Bm25Snapshot {
+    const termMap = new Int32Array(this.terms.length).fill(-1);
+    const terms: string[] = [];
+    for (let t = 0; t < this.terms.length; t++) {
+      if (this.df[t] > 0) {
+        termMap[t] = terms.length;
+        terms.push(this.terms[t]);
+      }
+    }
+    const ids: string[] = [];
+    const sources: string[] = [];
+    const lens: number[] = [];
+    const docTerms: Uint32Array[] = [];
+    const docTfs: Uint32Array[] = [];
+    for (let s = 0; s < this.ids.length; s++) {
+      if (!this.live[s]) continue;
+      ids.push(this.ids[s]);
+      sources.push(this.sources[s]);
+      lens.push(this.lens[s]);
+      const ts = this.docTerms[s] as Uint32Array;
+      docTerms.push(ts.map((t) => termMap[t]));
+      docTfs.push(this.docTfs[s] as Uint32Array);
+    }
+    return {
+      variant: this.variant, k1: this.k1, b: this.b, epsilon: this.epsilon, analyzer: this.analyzerOptions,
+      fingerprint: this.fingerprint, terms, ids, sources, lens, docTerms, docTfs,
+    };
+  }
+
+  private restore(snap: Bm25Snapshot): void {
+    const n = snap.ids.length;
+    this.fingerprint = snap.fingerprint;
+    this.ids = snap.ids;
+    this.sources = snap.sources;
+    this.slotOf = new Map();
+    for (let s = 0; s < n; s++) this.slotOf.set(snap.ids[s], s);
+    this.live = new Uint8Array(n + 16).fill(1, 0, n);
+    this.lens = new Uint32Array(n + 16);
+    this.lens.set(snap.lens);
+    this.docTerms = snap.docTerms;
+    this.docTfs = snap.docTfs;
+    this.liveCount = n;
+    this.totalLen = 0;
+    for (let s = 0; s < n; s++) this.totalLen += this.lens[s];
+    this.dead = 0;
+    this.terms = snap.terms;
+    this.termIds = new Map();
+    for (let t = 0; t < snap.terms.length; t++) this.termIds.set(snap.terms[t], t);
+    this.df = new Uint32Array(snap.terms.length + 16);
+    for (const ts of snap.docTerms) for (let i = 0; i < ts.length; i++) this.df[ts[i]]++;
+    this.postings = [];
+    for (let t = 0; t < snap.terms.length; t++) {
+      const cap = this.df[t] + 2;
+      this.postings.push({ docs: new Uint32Array(cap), tfs: new Uint32Array(cap), n: 0 });
+    }
+    for (let s = 0; s < n; s++) {
+      const ts = snap.docTerms[s];
+      const fs = snap.docTfs[s];
+      for (let i = 0; i < ts.length; i++) {
+        const p = this.postings[ts[i]];
+        p.docs[p.n] = s;
+        p.tfs[p.n++] = fs[i];
+      }
+    }
+    this.okapiIdf = null;
+    this.scratch = new Float64Array(0);
+    this.stamp = new Uint32Array(0);
+  }
+}

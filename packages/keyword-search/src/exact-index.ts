@@ -1,0 +1,226 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { ScoredId } from "@hierdoc/core";
+import { HierdocError } from "@hierdoc/core";
+import { writeFileAtomic } from "./atomic-write.js";
+import { findQuotedPhrases, findSectionIds, numberPrefixes, parseSectionId, type ParsedSectionId } from "./section-id.js";
+
+/** Options of {@link ExactIndex}. */
+export interface ExactIndexOptions {
+  /** Text of a chunk, for quoted-phrase lookup; without it quoted phrases are ignored. */
+  text?: (chunkId: string) => string | undefined;
+}
+
+/** Options of {@link ExactIndex.lookup}. */
+export interface ExactLookupOptions {
+  allowIds?: ReadonlySet<string>;
+  /** Limit quoted-phrase scanning to these chunks (e.g. the keyword leg's candidates); default all. */
+  phraseCandidates?: Iterable<string>;
+}
+
+/** The chunk fields the exact index reads (a ChunkRecord fits). */
+export interface ExactChunk {
+  id: string;
+  sectionId: string;
+  sectionAliases?: string[];
+  unitIds?: string[];
+}
+
+interface Posting {
+  chunkId: string;
+  kind: string | null;
+  own: boolean;
+}
+
+/** Score tiers: own section id with the query's kind, own id bare, unit with kind, unit bare, phrase. */
+export const EXACT_TIERS = { ownKind: 4, ownBare: 3, unitKind: 2, unitBare: 1, phrase: 0.5 } as const;
+
+/** File name of a persisted exact index inside its folder. */
+export const EXACT_FILE_NAME = "exact.json";
+
+/**
+ * Section id → chunk ids, over canonical ids, aliases and unit ids. `lookup` ranks chunks whose own
+ * section matches above chunks that only contain a matching unit, and a matching kind ("Article 4")
+ * above a bare number; a missing id falls back to its longest present prefix. Small (one entry per id):
+ * persisted as JSON, or rebuilt from the store's records in milliseconds.
+ */
+export class ExactIndex {
+  private readonly byNumber = new Map<string, Posting[]>();
+  private readonly byTitle = new Map<string, string[]>();
+  private readonly entries = new Map<string, { own: string[]; units: string[]; seq: number }>();
+  private seq = 0;
+  private readonly text?: (chunkId: string) => string | undefined;
+
+  constructor(options: ExactIndexOptions = {}) {
+    this.text = options.text;
+  }
+
+  /** Number of chunks indexed. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /**
+   * Maps a chunk to its own section ids (canonical id and aliases) and to the unit ids that start inside
+   * it. Replaces what was indexed for the chunk before.
+   */
+  add(chunkId: string, ids: string[], unitIds: string[] = []): void {
+    if (this.entries.has(chunkId)) this.remove([chunkId]);
+    this.entries.set(chunkId, { own: [...ids], units: [...unitIds], seq: this.seq++ });
+    for (const id of ids) this.addKey(chunkId, id, true);
+    for (const id of unitIds) this.addKey(chunkId, id, false);
+  }
+
+  /** {@link add} for a chunk record: `sectionId` + `sectionAliases` own, `unitIds` as units. */
+  addChunk(chunk: ExactChunk): void {
+    this.add(chunk.id, [chunk.sectionId, ...(chunk.sectionAliases ?? [])], chunk.unitIds ?? []);
+  }
+
+  /** Forgets chunks; unknown ids are ignored. */
+  remove(chunkIds: Iterable<string>): void {
+    const gone = new Set<string>();
+    for (const id of chunkIds) if (this.entries.delete(id)) gone.add(id);
+    if (gone.size === 0) return;
+    for (const [key, list] of this.byNumber) {
+      const kept = list.filter((p) => !gone.has(p.chunkId));
+      if (kept.length === 0) this.byNumber.delete(key);
+      else if (kept.length !== list.length) this.byNumber.set(key, kept);
+    }
+    for (const [key, list] of this.byTitle) {
+      const kept = list.filter((c) => !gone.has(c));
+      if (kept.length === 0) this.byTitle.delete(key);
+      else this.byTitle.set(key, kept);
+    }
+  }
+
+  /**
+   * Chunks matching the section ids (and quoted phrases) in a query, best first. The whole query is also
+   * tried as one id ("17", an unnumbered title). Empty when the query names no indexed id.
+   */
+  lookup(query: string, options: ExactLookupOptions = {}): ScoredId[] {
+    const best = new Map<string, number>();
+    const keep = (chunkId: string, score: number) => {
+      if (options.allowIds && !options.allowIds.has(chunkId)) return;
+      if (score > (best.get(chunkId) ?? -Infinity)) best.set(chunkId, score);
+    };
+    const ids: ParsedSectionId[] = findSectionIds(query);
+    const whole = parseSectionId(query);
+    if (whole && !ids.some((i) => i.number === whole.number && i.kind === whole.kind)) ids.push(whole);
+    for (const id of ids) for (const [chunkId, score] of this.lookupId(id)) keep(chunkId, score);
+    for (const chunkId of this.byTitle.get(normTitle(query)) ?? []) keep(chunkId, EXACT_TIERS.ownKind);
+    if (this.text) {
+      for (const phrase of findQuotedPhrases(query)) {
+        const needle = normText(phrase);
+        for (const chunkId of options.phraseCandidates ?? this.entries.keys()) {
+          if (best.has(chunkId)) continue;
+          const text = this.text(chunkId);
+          if (text !== undefined && normText(text).includes(needle)) keep(chunkId, EXACT_TIERS.phrase);
+        }
+      }
+    }
+    return [...best]
+      .sort((a, b) => b[1] - a[1] || this.seqOf(a[0]) - this.seqOf(b[0]))
+      .map(([id, score]) => ({ id, score }));
+  }
+
+  /** Chunks for one parsed id, falling back to the longest present prefix of its number. */
+  lookupId(id: ParsedSectionId): Map<string, number> {
+    const levels = [id.number, ...numberPrefixes(id.number)];
+    for (let step = 0; step < levels.length; step++) {
+      const hits = new Map<string, number>();
+      for (const p of this.byNumber.get(levels[step]) ?? []) {
+        if (id.kind && p.kind && p.kind !== id.kind) continue;
+        const kindMatch = id.kind !== null && p.kind === id.kind;
+        const tier = p.own
+          ? kindMatch ? EXACT_TIERS.ownKind : EXACT_TIERS.ownBare
+          : kindMatch ? EXACT_TIERS.unitKind : EXACT_TIERS.unitBare;
+        const score = tier / (1 + step);
+        if (score > (hits.get(p.chunkId) ?? 0)) hits.set(p.chunkId, score);
+      }
+      if (hits.size > 0) return hits;
+      if (step === 0 && !id.kind && !/[.(]/.test(id.number)) break;
+    }
+    return new Map();
+  }
+
+  /** JSON-safe content: `[chunkId, ownIds, unitIds]` per chunk in insertion order. */
+  toJSON(): { format: "hierdoc-exact"; version: 1; fingerprint: string | null; chunks: Array<[string, string[], string[]]> } {
+    const chunks = [...this.entries].sort((a, b) => a[1].seq - b[1].seq).map(([id, e]) => [id, e.own, e.units] as [string, string[], string[]]);
+    return { format: "hierdoc-exact", version: 1, fingerprint: this.fingerprint, chunks };
+  }
+
+  /** Fingerprint read by {@link ExactIndex.load} or set by the last save; null when none. */
+  fingerprint: string | null = null;
+
+  /**
+   * Rebuilds an index from {@link toJSON} output.
+   * @throws HierdocError E_INDEX_CORRUPT when the value is not one.
+   */
+  static fromJSON(value: unknown, options: ExactIndexOptions = {}): ExactIndex {
+    const v = value as ReturnType<ExactIndex["toJSON"]>;
+    if (!v || v.format !== "hierdoc-exact" || v.version !== 1 || !Array.isArray(v.chunks)) {
+      throw new HierdocError("E_INDEX_CORRUPT", "not a hierdoc exact index (format hierdoc-exact, version 1)");
+    }
+    const index = new ExactIndex(options);
+    index.fingerprint = v.fingerprint ?? null;
+    for (const [id, own, units] of v.chunks) index.add(id, own, units);
+    return index;
+  }
+
+  /** Writes `dir/exact.json` atomically. @throws HierdocError E_INTERNAL when it cannot be written. */
+  async save(dir: string, options: { fingerprint?: string } = {}): Promise<void> {
+    this.fingerprint = options.fingerprint ?? this.fingerprint;
+    await writeFileAtomic(dir, EXACT_FILE_NAME, [Buffer.from(JSON.stringify(this.toJSON()), "utf8")]);
+  }
+
+  /**
+   * Loads `dir/exact.json`; null when absent.
+   * @throws HierdocError E_INDEX_CORRUPT when the file is not valid.
+   */
+  static async load(dir: string, options: ExactIndexOptions = {}): Promise<ExactIndex | null> {
+    const file = join(dir, EXACT_FILE_NAME);
+    let raw: string;
+    try {
+      raw = await readFile(file, "utf8");
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+      throw new HierdocError("E_INDEX_CORRUPT", `cannot read ${file}`, { cause: err, details: { file } });
+    }
+    try {
+      return ExactIndex.fromJSON(JSON.parse(raw), options);
+    } catch (err) {
+      throw new HierdocError("E_INDEX_CORRUPT", `exact index ${file} is unusable; rebuild it with ingest`, { cause: err, details: { file } });
+    }
+  }
+
+  private addKey(chunkId: string, id: string, own: boolean): void {
+    const parsed = parseSectionId(id);
+    if (!parsed) {
+      if (own) {
+        const key = normTitle(id);
+        if (!key) return;
+        const list = this.byTitle.get(key) ?? [];
+        if (!list.includes(chunkId)) list.push(chunkId);
+        this.byTitle.set(key, list);
+      }
+      return;
+    }
+    const list = this.byNumber.get(parsed.number) ?? [];
+    if (!list.some((p) => p.chunkId === chunkId && p.kind === parsed.kind && p.own === own)) {
+      list.push({ chunkId, kind: parsed.kind, own });
+    }
+    this.byNumber.set(parsed.number, list);
+  }
+
+  private seqOf(chunkId: string): number {
+    return this.entries.get(chunkId)?.seq ?? Number.MAX_SAFE_INTEGER;
+  }
+}
+
+function normTitle(s: string): string {
+  return s.toLowerCase().replace(/\s+/g, " ").trim();
+}
+
+function normText(s: string): string {
+  return s.toLowerCase().replace(/[\s\u00a0]+/g, " ");
+}

@@ -1,0 +1,115 @@
+/** A section id split into a canonical kind ("section", "article", …; null when bare) and its number. */
+export interface ParsedSectionId {
+  kind: string | null;
+  /** Normalised number: lowercase, no spaces, no "." before "(", no trailing "." ("2.1.1(1)", "203(a)(1)"). */
+  number: string;
+}
+
+/** A section id found inside a query. */
+export interface FoundSectionId extends ParsedSectionId {
+  /** The text as written ("Art. 4(11)"). */
+  text: string;
+  start: number;
+  end: number;
+}
+
+const KIND_SYNONYMS: Array<[string, RegExp]> = [
+  ["section", /^(?:sections?|secs?\.?|ss?\.|§§?|subsections?)$/i],
+  ["article", /^(?:articles?|arts?\.?)$/i],
+  ["rule", /^(?:rules?|r\.)$/i],
+  ["paragraph", /^(?:paragraphs?|paras?\.?|¶)$/i],
+  ["chapter", /^(?:chapters?|chap\.|ch\.)$/i],
+  ["part", /^(?:parts?|pt\.)$/i],
+  ["title", /^titles?$/i],
+  ["annex", /^annex(?:es)?$/i],
+  ["appendix", /^(?:appendix|appendices|app\.)$/i],
+  ["schedule", /^(?:schedules?|sch\.)$/i],
+  ["recital", /^recitals?$/i],
+  ["clause", /^(?:clauses?|cl\.)$/i],
+];
+
+const KIND = String.raw`(?:subsections?|sections?|secs?\.?|ss?\.|§§?|articles?|arts?\.?|rules?|r\.|paragraphs?|paras?\.?|¶|chapters?|chap\.|ch\.|parts?|pt\.|titles?|annex(?:es)?|appendix|appendices|app\.|schedules?|sch\.|recitals?|clauses?|cl\.)`;
+const PAREN = String.raw`(?:\s?\((?:[a-z]{1,4}|\d{1,3})\))`;
+const COMPONENT = String.raw`(?:[a-z]{0,3}\d+[a-z]?)`;
+const NUM_WITH_KIND = String.raw`(?:(?:[a-z]{1,4}\d+[a-z]{0,2}|\d+[a-z]{0,2})(?:[.\-]${COMPONENT})*\.?${PAREN}*|[ivxlcdm]+\b)`;
+const NUM_BARE = String.raw`(?:(?:[a-z]{1,4}\d+|\d+[a-z]?)(?:\.${COMPONENT})+\.?${PAREN}*|\d+[a-z]?${PAREN}+)`;
+
+const WITH_KIND = new RegExp(String.raw`(?<![\p{L}\p{N}])(${KIND})\s*(${NUM_WITH_KIND})(?![\p{L}\p{N}])`, "giu");
+const BARE = new RegExp(String.raw`(?<![\p{L}\p{N}/.\-])(${NUM_BARE})(?![\p{L}\p{N}/]|\.\d)`, "giu");
+const WHOLE = new RegExp(String.raw`^\s*(?:(${KIND})\s*)?(${NUM_WITH_KIND})\s*$`, "iu");
+const ROMAN = /^[ivxlcdm]+$/i;
+
+/** Canonical kind for a kind word ("§", "Art.", "s.", "para" …), or null when it is not one. */
+export function canonicalKind(word: string): string | null {
+  const w = word.trim();
+  for (const [kind, re] of KIND_SYNONYMS) if (re.test(w)) return kind;
+  return null;
+}
+
+/** Normalises the number part of an id: "2.1.1.(1)" → "2.1.1(1)", "203 (a)(1)" → "203(a)(1)", "4.2." → "4.2". */
+export function normalizeNumber(num: string): string {
+  return num.toLowerCase().replace(/\s+/g, "").replace(/\.\(/g, "(").replace(/\.$/, "");
+}
+
+/**
+ * Parses a whole string as one section id ("Article 17", "§ 478.11", "9.3.1", "2.1.1.(1)", "Rule 2.14",
+ * "Chapter IV"); null when it is not one (an unnumbered title, say).
+ */
+export function parseSectionId(id: string): ParsedSectionId | null {
+  const m = WHOLE.exec(id);
+  if (!m) return null;
+  if (ROMAN.test(m[2]) && (!m[1] || m[2] !== m[2].toUpperCase())) return null;
+  return { kind: m[1] ? canonicalKind(m[1]) : null, number: normalizeNumber(m[2]) };
+}
+
+/**
+ * Finds section ids inside a natural-language query: kind + number ("Article 17(3)(b)", "s. 203(a)(1)",
+ * "§203(a)(1)", "Art. 4(11)", "Rule 2.14", "section 9.3.1 of RFC 9110") and bare structured numbers
+ * ("203(a)(1)", "9.3.1", "2.1.1.(1)"). Bare integers count only with a kind word. In text order.
+ */
+export function findSectionIds(query: string): FoundSectionId[] {
+  const found: FoundSectionId[] = [];
+  const taken: Array<[number, number]> = [];
+  for (const m of query.matchAll(WITH_KIND)) {
+    const num = m[2];
+    if (ROMAN.test(num) && num !== num.toUpperCase()) continue;
+    const kind = canonicalKind(m[1]);
+    if (!kind) continue;
+    const start = m.index ?? 0;
+    found.push({ kind, number: normalizeNumber(num), text: m[0], start, end: start + m[0].length });
+    taken.push([start, start + m[0].length]);
+  }
+  for (const m of query.matchAll(BARE)) {
+    const start = m.index ?? 0;
+    const end = start + m[0].length;
+    if (taken.some(([a, b]) => start < b && end > a)) continue;
+    found.push({ kind: null, number: normalizeNumber(m[0]), text: m[0], start, end });
+  }
+  return found.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * Shorter forms of a number, longest first, for the longest-present-prefix fallback:
+ * "17(3)(b)" → ["17(3)", "17"]; "9.3.1" → ["9.3", "9"]; "2.1.1(1)" → ["2.1.1", "2.1", "2"].
+ */
+export function numberPrefixes(num: string): string[] {
+  const out: string[] = [];
+  let cur = num;
+  for (;;) {
+    let next: string;
+    if (/\([^()]*\)$/.test(cur)) next = cur.replace(/\([^()]*\)$/, "");
+    else if (/[.\-][^.\-]+$/.test(cur)) next = cur.replace(/[.\-][^.\-]+$/, "");
+    else break;
+    if (!next || next === cur) break;
+    out.push(next);
+    cur = next;
+  }
+  return out;
+}
+
+/** Quoted phrases in a query ("..." or “...”), without the quotes, at least two characters long. */
+export function findQuotedPhrases(query: string): string[] {
+  const out: string[] = [];
+  for (const m of query.matchAll(/"([^"]{2,})"|“([^”]{2,})”/g)) out.push((m[1] ?? m[2]).trim());
+  return out.filter((p) => p.length >= 2);
+}
