@@ -1,0 +1,110 @@
+import type { Chunk, ConvertedDocument, Section } from "@hierdoc/core";
+
+/** A block of text (markdown paragraph or text line) with its offsets in the converted text. */
+export interface Paragraph {
+  text: string;
+  start: number;
+  end: number;
+}
+
+const DEFINITIONS_TITLE =
+  /\b(?:definitions?|glossary|terminology|meaning of terms|defined terms|terms used|interpretation(?:s)?)\b|^\s*(?:key\s+)?terms\s*$/i;
+
+/** True when a heading names a definitions section ("Definitions", "Glossary", "Meaning of terms", …). */
+export function isDefinitionsTitle(title: string): boolean {
+  const bare = title
+    .replace(/^\s*(?:§+\s*)?(?:article|section|part|chapter|rule|appendix|annex|schedule)?\s*[\dA-Z.()]*[.:—–-]*\s*/i, "")
+    .trim();
+  return DEFINITIONS_TITLE.test(bare) || DEFINITIONS_TITLE.test(title);
+}
+
+/**
+ * Splits the converted text into paragraphs: blank-line separated blocks for markdown, single lines for
+ * plain text (where every structural unit starts a line). Offsets point into `doc.text`.
+ */
+export function paragraphs(doc: ConvertedDocument): Paragraph[] {
+  const out: Paragraph[] = [];
+  const text = doc.text;
+  const lineRe = /[^\r\n]*(?:\r\n|\r|\n|$)/g;
+  let block: Paragraph | null = null;
+  const flush = () => {
+    if (block && block.text.trim()) out.push(block);
+    block = null;
+  };
+  for (const m of text.matchAll(lineRe)) {
+    if (m[0] === "") break;
+    const start = m.index ?? 0;
+    const line = m[0].replace(/[\r\n]+$/, "");
+    const end = start + line.length;
+    if (!line.trim()) {
+      flush();
+      continue;
+    }
+    const heading = doc.format === "markdown" && /^\s{0,3}#{1,6}\s/.test(line);
+    if (doc.format === "text" || heading) {
+      flush();
+      out.push({ text: line, start, end });
+      continue;
+    }
+    if (block) {
+      const b: Paragraph = block;
+      block = { text: text.slice(b.start, end), start: b.start, end };
+    } else block = { text: line, start, end };
+  }
+  flush();
+  return out;
+}
+
+/** Finds the innermost section and the chunk that contain an offset. */
+export class DocumentMap {
+  private readonly sections: Section[];
+  private readonly chunks: Chunk[];
+  private readonly defCache = new Map<Section, boolean>();
+  private readonly byId = new Map<string, Section>();
+
+  constructor(sections: Section[], chunks: Chunk[]) {
+    this.sections = [...sections].sort((a, b) => a.start - b.start || b.end - a.end);
+    this.chunks = [...chunks].sort((a, b) => a.start - b.start);
+    for (const s of this.sections) if (!this.byId.has(s.sectionId)) this.byId.set(s.sectionId, s);
+  }
+
+  /** The deepest section whose `[start, end)` contains `offset`, or null before the first heading. */
+  sectionAt(offset: number): Section | null {
+    const i = lastAtOrBefore(this.sections, offset);
+    for (let k = i; k >= 0; k--) if (offset < this.sections[k].end) return this.sections[k];
+    return null;
+  }
+
+  /** The chunk containing `offset`, else the closest chunk before it, else the first chunk. */
+  chunkAt(offset: number): Chunk | null {
+    const i = lastAtOrBefore(this.chunks, offset);
+    if (i >= 0) return this.chunks[i];
+    return this.chunks[0] ?? null;
+  }
+
+  /** True when the section or its parent is a definitions section by its heading. */
+  inDefinitions(section: Section | null): boolean {
+    if (!section) return false;
+    const cached = this.defCache.get(section);
+    if (cached !== undefined) return cached;
+    const parentId = section.parentIds[section.parentIds.length - 1];
+    const parent = parentId === undefined ? undefined : this.byId.get(parentId);
+    const result = isDefinitionsTitle(section.title) || (!!parent && isDefinitionsTitle(parent.title));
+    this.defCache.set(section, result);
+    return result;
+  }
+}
+
+function lastAtOrBefore(items: ReadonlyArray<{ start: number }>, offset: number): number {
+  let lo = 0;
+  let hi = items.length - 1;
+  let ans = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (items[mid].start <= offset) {
+      ans = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return ans;
+}

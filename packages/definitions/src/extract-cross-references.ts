@@ -1,0 +1,120 @@
+import type { Chunk, ConvertedDocument, CrossReference, Section } from "@hierdoc/core";
+import { DocumentMap, paragraphs } from "./document-map.js";
+import { BRACKET_BEFORE, CITATION, CODE_CITATION, kindOf, splitIds, type CitationKind } from "./citation-grammar.js";
+
+/** A cross-reference with where it occurs: the chunk and `[start, end)` of the citing text. */
+export type LocatedCrossReference = CrossReference & { chunkId: string; start: number; end: number };
+
+const PREFIX: Partial<Record<CitationKind, string>> = {
+  article: "Article ",
+  chapter: "Chapter ",
+  part: "Part ",
+  appendix: "Appendix ",
+  annex: "Annex ",
+  schedule: "Schedule ",
+};
+
+/** The US Code title a document is (from "Title 17— COPYRIGHTS"), so "17 U.S.C. 101" stays internal. */
+function ownTitle(doc: ConvertedDocument, sections: Section[]): string | null {
+  const head = [doc.title ?? "", sections[0]?.title ?? "", doc.text.slice(0, 200)].join("\n");
+  const m = /^[#\s]*(?:Title|TITLE)\s+(\d+)\b/m.exec(head);
+  return m ? m[1] : null;
+}
+
+function canonical(kind: CitationKind, id: string, sectionStyle: string): string {
+  const clean = id.replace(/\s+\(/g, "(");
+  if (PREFIX[kind]) return `${PREFIX[kind]}${clean}`;
+  return `${sectionStyle}${clean}`;
+}
+
+/** Joins a relative id ("(b)", "3") to the section it is relative to ("§ 101" → "§ 101(b)"). */
+function relative(base: string, id: string): string {
+  const sub = id.startsWith("(") ? id : `(${id})`;
+  return `${base}${sub.replace(/\s+/g, "")}`;
+}
+
+/**
+ * Finds the cross-references a document makes: "Section 5", "§ 4.2", "Article 6(1)", "paragraph 3 of
+ * Article 9", "points (a) and (b) of Article 6(1)", "Rule 2.14", "subsection (b)" (relative to the current
+ * section), "Section 11.2 of [HTTP/1.1]" and "[URI], Section 3.2.2" (external), "section 553 of title 5",
+ * "42 U.S.C. 11301", "see Chapter 3", and ranges ("Articles 15 to 22" gives one reference per article).
+ * References are unresolved: `targetSectionId` is the cited id in canonical form; use
+ * {@link SectionResolver} to resolve them. Never throws.
+ */
+export function extractCrossReferences(doc: ConvertedDocument, sections: Section[], chunks: Chunk[]): LocatedCrossReference[] {
+  const map = new DocumentMap(sections, chunks);
+  const sectionStyle = sections.some((s) => s.sectionId.startsWith("§")) ? "§ " : "";
+  const title = ownTitle(doc, sections);
+  const out: LocatedCrossReference[] = [];
+  for (const para of paragraphs(doc)) {
+    if (doc.format === "markdown" && /^\s{0,3}#{1,6}\s/.test(para.text)) continue;
+    const taken: Array<[number, number]> = [];
+    const emit = (at: number, len: number, refs: Array<Omit<LocatedCrossReference, "chunkId" | "start" | "end" | "fromSectionId">>) => {
+      const start = para.start + at;
+      const section = map.sectionAt(start);
+      const chunk = map.chunkAt(start);
+      taken.push([at, at + len]);
+      for (const r of refs) {
+        out.push({ ...r, fromSectionId: section?.sectionId ?? "", chunkId: chunk?.id ?? "", start, end: start + len });
+      }
+    };
+    for (const m of para.text.matchAll(CODE_CITATION)) {
+      const g = m.groups ?? {};
+      const code = /C\.?F\.?R/.test(g.code) ? "CFR" : "U.S.C.";
+      const internal = code === "U.S.C." && title !== null && g.title === title;
+      const sec = `${code === "U.S.C." ? "§ " : "§ "}${g.sec}`;
+      emit(m.index ?? 0, m[0].length, [
+        internal
+          ? { text: m[0], targetSectionId: sec, external: false }
+          : { text: m[0], targetSectionId: sec, external: true, citedDocument: code === "CFR" ? `${g.title} CFR` : `title ${g.title}` },
+      ]);
+    }
+    for (const m of para.text.matchAll(CITATION)) {
+      const at = m.index ?? 0;
+      if (taken.some(([a, b]) => at < b && at + m[0].length > a)) continue;
+      const g = m.groups ?? {};
+      const kind = kindOf(g.kind);
+      const ids = splitIds(g.ids);
+      const before = BRACKET_BEFORE.exec(para.text.slice(Math.max(0, at - 60), at));
+      const cited =
+        g.bracket ?? g.rfc?.replace(/\s+/, " ") ?? g.law ?? g.code ?? g.code2?.replace(/^of\s+(?:the\s+)?/, "") ?? before?.[1];
+      const fromSection = map.sectionAt(para.start + at)?.sectionId ?? "";
+      const text = m[0].trim();
+      let refs: Array<Omit<LocatedCrossReference, "chunkId" | "start" | "end" | "fromSectionId">>;
+      if (g.title) {
+        const doc = g.title.replace(/\s+/g, " ").toLowerCase();
+        const same = title !== null && doc === `title ${title}`;
+        refs = ids.map((id) => ({
+          text,
+          targetSectionId: `§ ${id.replace(/\s+\(/g, "(")}`,
+          external: !same,
+          ...(same ? {} : { citedDocument: doc }),
+        }));
+      } else if (g.thistitle) {
+        refs = ids.map((id) => ({ text, targetSectionId: `§ ${id.replace(/\s+\(/g, "(")}`, external: false }));
+      } else if (g.art || g.chapter) {
+        const base = (g.art ?? g.chapter).replace(/^Articles/, "Article").replace(/\s+\(/g, "(");
+        refs = ids.map((id) => ({
+          text,
+          targetSectionId: kind === "relative" ? relative(base, id) : canonical(kind, id, sectionStyle),
+          external: false,
+        }));
+      } else if (cited) {
+        refs = ids.map((id) => ({
+          text,
+          targetSectionId: canonical(kind === "relative" ? "section" : kind, id, kind === "section" ? "" : sectionStyle),
+          external: true,
+          citedDocument: cited.trim(),
+        }));
+      } else if (kind === "relative") {
+        if (!fromSection) continue;
+        const base = fromSection.replace(/(?:\(\w+\))+$/, "");
+        refs = ids.map((id) => ({ text, targetSectionId: relative(base, id), external: false }));
+      } else {
+        refs = ids.map((id) => ({ text, targetSectionId: canonical(kind, id, sectionStyle), external: false }));
+      }
+      emit(at, m[0].trimEnd().length, refs);
+    }
+  }
+  return out;
+}

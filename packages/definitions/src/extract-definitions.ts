@@ -1,0 +1,77 @@
+import type { Chunk, ConvertedDocument, DefinitionEntry, Section } from "@hierdoc/core";
+import { DocumentMap, paragraphs } from "./document-map.js";
+import { isGlossaryHeader, matchDefinitions, type DefinitionMatch } from "./definition-patterns.js";
+import { matchTechnicalTerms } from "./technical-terms.js";
+import { normalizeTerm } from "./normalize.js";
+
+/** A {@link DefinitionEntry} with where its text lies in the converted document. */
+export interface ExtractedDefinition extends DefinitionEntry {
+  /** `[start, end)` of {@link DefinitionEntry.definitionText} in the converted text. */
+  start: number;
+  end: number;
+  /** The numbered point the definition sits in ("1" for GDPR Article 4 point (1)), when there is one. */
+  point?: string;
+}
+
+/** The id of the unit a definition sits in: "Article 4" + point "1" → "Article 4(1)". */
+function unitId(section: Section | null, point: string | undefined, chunk: Chunk | null): string {
+  const base = section?.sectionId ?? "";
+  if (point === undefined || !base) return base;
+  const candidate = `${base}(${point})`;
+  if (chunk?.unitIds.includes(candidate)) return candidate;
+  const listed = chunk?.unitIds.find((u) => u.endsWith(`(${point})`) && u.startsWith(base));
+  return listed ?? candidate;
+}
+
+/**
+ * Finds the definitions a document states: the patterns of issue 4 (`‘X’ means`, `The term “X” means`,
+ * `X shall mean`, CFR "Term. Text." and 17 U.S.C. 101 "“X” is …" entries in definitions sections, glossary
+ * `term<TAB>definition` rows, RFC terminology phrases). `sections` tell which sections are definitions
+ * sections and give `sourceSection`; `chunks` give `chunkId`. The definition text is the defining
+ * sentence or paragraph, never the whole chunk. Returns entries in document order; never throws.
+ */
+export function extractDefinitions(doc: ConvertedDocument, sections: Section[], chunks: Chunk[]): ExtractedDefinition[] {
+  const map = new DocumentMap(sections, chunks);
+  const out: ExtractedDefinition[] = [];
+  const ids = new Map<string, number>();
+  let glossaryTable = false;
+  for (const para of paragraphs(doc)) {
+    const line = para.text.trim();
+    if (/^\/Table (?:Start|End)\b/i.test(line)) {
+      glossaryTable = false;
+      continue;
+    }
+    if (isGlossaryHeader(line)) {
+      glossaryTable = true;
+      continue;
+    }
+    if (doc.format === "markdown" && /^\s{0,3}#{1,6}\s/.test(para.text)) continue;
+    const section = map.sectionAt(para.start);
+    const ctx = { inDefinitionsSection: map.inDefinitions(section), inGlossaryTable: glossaryTable };
+    let found: DefinitionMatch[] = matchDefinitions(para.text, ctx);
+    if (found.length === 0 && doc.format === "markdown" && !glossaryTable) found = matchTechnicalTerms(para.text);
+    for (const m of found) {
+      const start = para.start + m.textStart;
+      const chunk = map.chunkAt(start);
+      const sourceSection = unitId(section, m.point, chunk);
+      const termNormalized = normalizeTerm(m.term);
+      if (!termNormalized) continue;
+      const baseId = `${doc.sourcePath}#def:${sourceSection}:${termNormalized}`;
+      const n = (ids.get(baseId) ?? 0) + 1;
+      ids.set(baseId, n);
+      out.push({
+        id: n === 1 ? baseId : `${baseId}:${n}`,
+        term: m.term,
+        termNormalized,
+        definitionText: para.text.slice(m.textStart, m.textEnd),
+        sourcePath: doc.sourcePath,
+        sourceSection,
+        chunkId: chunk?.id ?? "",
+        start,
+        end: para.start + m.textEnd,
+        ...(m.point === undefined ? {} : { point: m.point }),
+      });
+    }
+  }
+  return out;
+}

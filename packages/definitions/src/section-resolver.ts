@@ -1,0 +1,106 @@
+import type { CrossReference } from "@hierdoc/core";
+import { HierdocError } from "@hierdoc/core";
+
+/** One section (or finer unit) of the corpus a reference can point to. */
+export interface ResolverEntry {
+  sourcePath: string;
+  sectionId: string;
+  aliases: string[];
+  /** The chunk where the section starts. */
+  chunkId: string;
+}
+
+interface Key {
+  type: string | null;
+  bare: string;
+}
+
+const TYPED = /^(article|art\.?|chapter|part|appendix|app\.?|annex|schedule|title)(?=[\dA-Zivxlc(])/i;
+const UNTYPED = /^(?:§+|sections?|secs?\.?|rules?|r\.|regulations?|clauses?)/i;
+const TYPE_NAMES: Record<string, string> = { "art.": "article", art: "article", "app.": "appendix", app: "appendix" };
+
+/** Normalises a section id or citation to a type ("article", "chapter", … or null) and a bare id. */
+export function sectionKey(id: string): Key {
+  let s = id.toLowerCase().replace(/\s+/g, "").replace(/[–—]/g, "-");
+  s = s.replace(/\.(?=\()/g, "").replace(/[.,;:]+$/, "");
+  const typed = TYPED.exec(s);
+  if (typed) {
+    const t = typed[1];
+    return { type: TYPE_NAMES[t] ?? t.replace(/\.$/, ""), bare: s.slice(t.length).replace(/^\./, "") };
+  }
+  return { type: null, bare: s.replace(UNTYPED, "").replace(/^\./, "") };
+}
+
+/** Shorter forms of a bare id, finest first: "6(1)(a)" → "6(1)(a)", "6(1)", "6". */
+function broader(bare: string): string[] {
+  const out = [bare];
+  let s = bare;
+  while (/\([^()]*\)$/.test(s)) {
+    s = s.replace(/\([^()]*\)$/, "").replace(/\.$/, "");
+    if (s) out.push(s);
+  }
+  return out;
+}
+
+/** True when a cited document ("GEN", "HTTP/1.1", "RFC 9110") names a source file of the corpus. */
+function namesSource(cited: string, sourcePath: string): boolean {
+  const base = sourcePath.split(/[\\/]/).pop()?.toLowerCase() ?? "";
+  const c = cited.toLowerCase().replace(/\s+/g, "");
+  return c.length >= 2 && (base.startsWith(c) || base.replace(/[\s_-]+/g, "").startsWith(c));
+}
+
+/**
+ * Resolves cross-references against the sections of a corpus: same document first, by section id or alias,
+ * falling back to the enclosing unit ("Article 6(1)(a)" → "Article 6(1)" → "Article 6"). Citations naming a
+ * unit type (Article, Chapter, Part, Appendix, Annex, Schedule) only match sections of that type or untyped
+ * ids. References naming another document resolve only into a source with that name; anything not found is
+ * marked external.
+ */
+export class SectionResolver {
+  private readonly byBare = new Map<string, Array<{ entry: ResolverEntry; type: string | null }>>();
+
+  /** @throws HierdocError E_INVALID_ARGUMENT when an entry has no sourcePath or sectionId. */
+  constructor(entries: ResolverEntry[]) {
+    for (const entry of entries) {
+      if (!entry.sourcePath || !entry.sectionId) {
+        throw new HierdocError("E_INVALID_ARGUMENT", "resolver entry needs sourcePath and sectionId", {
+          details: { file: entry.sourcePath },
+        });
+      }
+      const seen = new Set<string>();
+      const own = sectionKey(entry.sectionId).type;
+      for (const id of [entry.sectionId, ...entry.aliases]) {
+        const key = sectionKey(id);
+        key.type ??= own;
+        if (!key.bare || seen.has(`${key.type}:${key.bare}`)) continue;
+        seen.add(`${key.type}:${key.bare}`);
+        const list = this.byBare.get(key.bare) ?? [];
+        list.push({ entry, type: key.type });
+        this.byBare.set(key.bare, list);
+      }
+    }
+  }
+
+  /**
+   * Resolves one reference made in `fromSourcePath`. Returns a new reference with `targetSectionId` set to
+   * the corpus' own id of the target and `targetChunkId` to its chunk, or `external: true` (and
+   * `targetChunkId: null`) when the target is not in the corpus.
+   */
+  resolve(ref: CrossReference, fromSourcePath: string): CrossReference {
+    const target = ref.targetSectionId;
+    if (target) {
+      const key = sectionKey(target);
+      const accept = (src: string) =>
+        ref.external ? !!ref.citedDocument && namesSource(ref.citedDocument, src) : src === fromSourcePath;
+      for (const bare of broader(key.bare)) {
+        const hit = (this.byBare.get(bare) ?? []).find(
+          (c) => accept(c.entry.sourcePath) && (key.type === null || c.type === null || c.type === key.type),
+        );
+        if (hit) {
+          return { ...ref, targetSectionId: hit.entry.sectionId, targetChunkId: hit.entry.chunkId, external: false };
+        }
+      }
+    }
+    return { ...ref, targetChunkId: null, external: true };
+  }
+}

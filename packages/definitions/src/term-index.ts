@@ -1,0 +1,174 @@
+import type { DefinitionEntry } from "@hierdoc/core";
+import { HierdocError } from "@hierdoc/core";
+import { normalizeTerm, singularKey, wordTokens, type WordToken } from "./normalize.js";
+
+interface TrieNode {
+  children: Map<string, TrieNode>;
+  /** Terms (by lookup key) that end at this node. */
+  terms: string[];
+}
+
+interface TermInfo {
+  key: string;
+  /** Original-case words when the term must match case-sensitively ("Authorised Person", "CFR"). */
+  caseWords: string[] | null;
+  entries: DefinitionEntry[];
+}
+
+function newNode(): TrieNode {
+  return { children: new Map(), terms: [] };
+}
+
+/** The singular word keys of a term: the path it takes in the trie and its lookup key. */
+function termWords(term: string): WordToken[] {
+  return wordTokens(term.normalize("NFKC").replace(/[‐‑‒–—―]/g, "-"));
+}
+
+/** A term keeps its case when any letter after the first is upper-case (acronyms, capitalised phrases). */
+function caseSensitiveWords(term: string, words: WordToken[]): string[] | null {
+  return /\p{Lu}/u.test(term.slice(1)) ? words.map((w) => w.raw) : null;
+}
+
+function sameCase(written: string, defined: string): boolean {
+  const a = singularKey(written);
+  const b = singularKey(defined);
+  return a[0] === b[0] && a.toLowerCase() === b.toLowerCase();
+}
+
+/**
+ * Defined-term lookup and matching for one corpus. `termsUsedIn` compiles every term into one word trie
+ * (plural-aware, word-boundary, longest match first) so a text is scanned once whatever the number of terms.
+ * Terms with capitals after the first letter ("Authorised Person", "ADGM") match only with that case;
+ * other terms match in any case.
+ */
+export class TermIndex {
+  private readonly byKey = new Map<string, TermInfo>();
+  private root: TrieNode = newNode();
+  private dirty = false;
+
+  /** Builds the index from definitions (e.g. those stored on chunk records). */
+  constructor(entries: DefinitionEntry[] = []) {
+    this.add(...entries);
+  }
+
+  /**
+   * Adds definitions. A term defined in several places keeps all its definitions.
+   * @throws HierdocError E_INVALID_ARGUMENT when an entry has an empty term.
+   */
+  add(...entries: DefinitionEntry[]): void {
+    for (const entry of entries) {
+      const words = termWords(entry.term);
+      if (words.length === 0) {
+        throw new HierdocError("E_INVALID_ARGUMENT", `definition ${entry.id} has an empty term`, {
+          details: { file: entry.sourcePath },
+        });
+      }
+      const key = words.map((w) => w.key).join(" ");
+      let info = this.byKey.get(key);
+      if (!info) {
+        info = { key, caseWords: caseSensitiveWords(entry.term, words), entries: [] };
+        this.byKey.set(key, info);
+      }
+      if (!info.entries.some((e) => e.id === entry.id)) info.entries.push(entry);
+    }
+    this.dirty = true;
+  }
+
+  /** Removes every definition that came from `sourcePath` (when a file is re-ingested or deleted). */
+  removeBySource(sourcePath: string): number {
+    let removed = 0;
+    for (const [key, info] of this.byKey) {
+      const kept = info.entries.filter((e) => e.sourcePath !== sourcePath);
+      removed += info.entries.length - kept.length;
+      if (kept.length === 0) this.byKey.delete(key);
+      else info.entries = kept;
+    }
+    if (removed > 0) this.dirty = true;
+    return removed;
+  }
+
+  /** Definitions of a term as a user types it (any case, singular or plural); empty when undefined. */
+  define(term: string): DefinitionEntry[] {
+    const key = termWords(normalizeTerm(term))
+      .map((w) => w.key)
+      .join(" ");
+    return [...(this.byKey.get(key)?.entries ?? [])];
+  }
+
+  /** Every definition, sorted by normalized term then source. */
+  list(): DefinitionEntry[] {
+    return [...this.byKey.values()]
+      .flatMap((i) => i.entries)
+      .sort(
+        (a, b) =>
+          a.termNormalized.localeCompare(b.termNormalized) ||
+          a.sourcePath.localeCompare(b.sourcePath) ||
+          a.id.localeCompare(b.id),
+      );
+  }
+
+  /** Number of distinct terms. */
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  /**
+   * The definitions of the defined terms that `text` uses, in order of first use, each term once.
+   * Matching is by whole words, plural-aware, longest term first at each position. When `sourcePath` is
+   * given and a term is defined in that source, only that source's definitions are returned for it.
+   */
+  termsUsedIn(text: string, sourcePath?: string): DefinitionEntry[] {
+    const root = this.trie();
+    const tokens = wordTokens(text);
+    const seen = new Set<string>();
+    const out: DefinitionEntry[] = [];
+    let i = 0;
+    while (i < tokens.length) {
+      let node: TrieNode | undefined = root;
+      let best: { info: TermInfo; next: number } | null = null;
+      for (let j = i; j < tokens.length && node; j++) {
+        node = node.children.get(tokens[j].key);
+        if (!node) break;
+        for (const key of node.terms) {
+          const info = this.byKey.get(key);
+          if (!info || !this.caseMatches(info, tokens, i)) continue;
+          if (!best || j + 1 > best.next) best = { info, next: j + 1 };
+        }
+      }
+      if (best) {
+        if (!seen.has(best.info.key)) {
+          seen.add(best.info.key);
+          const own = sourcePath ? best.info.entries.filter((e) => e.sourcePath === sourcePath) : [];
+          out.push(...(own.length > 0 ? own : best.info.entries));
+        }
+        i = best.next;
+      } else i++;
+    }
+    return out;
+  }
+
+  private caseMatches(info: TermInfo, tokens: WordToken[], from: number): boolean {
+    if (!info.caseWords) return true;
+    return info.caseWords.every((w, k) => sameCase(tokens[from + k].raw, w));
+  }
+
+  private trie(): TrieNode {
+    if (!this.dirty) return this.root;
+    const root = newNode();
+    for (const info of this.byKey.values()) {
+      let node = root;
+      for (const word of info.key.split(" ")) {
+        let child = node.children.get(word);
+        if (!child) {
+          child = newNode();
+          node.children.set(word, child);
+        }
+        node = child;
+      }
+      node.terms.push(info.key);
+    }
+    this.root = root;
+    this.dirty = false;
+    return root;
+  }
+}

@@ -1,0 +1,104 @@
+import { describe, expect, it } from "@jest/globals";
+import { SectionResolver, extractCrossReferences, sectionKey } from "@hierdoc/definitions";
+import { fixture } from "./fixtures.js";
+
+function refs(text: string, headings: Parameters<typeof fixture>[1]) {
+  const f = fixture(text, headings);
+  return { f, refs: extractCrossReferences(f.doc, f.sections, f.chunks) };
+}
+
+describe("extractCrossReferences", () => {
+  it("reads article citations, points, paragraphs and ranges", () => {
+    const { refs: r } = refs(
+      `### Article 17 — Right to erasure
+
+Processing under points (a) and (b) of Article 6(1), paragraph 3 of Article 9 and Articles 15 to 17 applies; see Chapter 3.
+`,
+      [{ id: "Article 17", title: "Article 17 — Right to erasure", level: 3 }],
+    );
+    expect(r.map((x) => x.targetSectionId)).toEqual([
+      "Article 6(1)(a)",
+      "Article 6(1)(b)",
+      "Article 9(3)",
+      "Article 15",
+      "Article 16",
+      "Article 17",
+      "Chapter 3",
+    ]);
+    expect(r.every((x) => x.fromSectionId === "Article 17" && !x.external)).toBe(true);
+    expect(r[0].text).toBe("points (a) and (b) of Article 6(1)");
+  });
+
+  it("flags citations of other documents as external with the cited document", () => {
+    const { f, refs: r } = refs(
+      `## § 101. Definitions
+
+See section 553 of title 5, section 802 of this title, 42 U.S.C. 11301 and subsection (b).
+
+## 9.3.1. GET
+
+As in Section 11.2 of [HTTP/1.1] and ([URI], Section 3.2.2), unlike Section 9.3.2 or § 4.2.
+`,
+      [
+        { id: "§ 101", title: "§ 101. Definitions", level: 2 },
+        { id: "9.3.1", title: "9.3.1. GET", level: 2 },
+      ],
+    );
+    const view = r.map((x) => [x.text, x.targetSectionId, x.external, x.citedDocument ?? null, x.fromSectionId]);
+    expect(view).toEqual([
+      ["42 U.S.C. 11301", "§ 11301", true, "title 42", "§ 101"],
+      ["section 553 of title 5", "§ 553", true, "title 5", "§ 101"],
+      ["section 802 of this title", "§ 802", false, null, "§ 101"],
+      ["subsection (b)", "§ 101(b)", false, null, "§ 101"],
+      ["Section 11.2 of [HTTP/1.1]", "11.2", true, "HTTP/1.1", "9.3.1"],
+      ["Section 3.2.2", "3.2.2", true, "URI", "9.3.1"],
+      ["Section 9.3.2", "§ 9.3.2", false, null, "9.3.1"],
+      ["§ 4.2", "§ 4.2", false, null, "9.3.1"],
+    ]);
+    for (const x of r) expect(f.doc.text.slice(x.start, x.end)).toBe(x.text);
+  });
+});
+
+describe("SectionResolver", () => {
+  const resolver = new SectionResolver([
+    { sourcePath: "gdpr.md", sectionId: "Article 6", aliases: ["Art. 6", "6"], chunkId: "gdpr.md_chunk_6" },
+    { sourcePath: "gdpr.md", sectionId: "Chapter III", aliases: [], chunkId: "gdpr.md_chunk_2" },
+    { sourcePath: "rfc.md", sectionId: "9.3.1", aliases: ["Section 9.3.1"], chunkId: "rfc.md_chunk_9" },
+    { sourcePath: "GEN_VER08.txt", sectionId: "3.3.31", aliases: [], chunkId: "GEN_VER08.txt_chunk_4" },
+    { sourcePath: "AML.txt", sectionId: "8.1.1.(2)", aliases: [], chunkId: "AML.txt_chunk_1" },
+  ]);
+  const ref = (targetSectionId: string, extra: Record<string, unknown> = {}) => ({
+    text: targetSectionId,
+    fromSectionId: "x",
+    targetSectionId,
+    external: false,
+    ...extra,
+  });
+
+  it("resolves in the same document, falling back to the enclosing unit", () => {
+    expect(resolver.resolve(ref("Article 6(1)(a)"), "gdpr.md")).toMatchObject({
+      targetSectionId: "Article 6",
+      targetChunkId: "gdpr.md_chunk_6",
+      external: false,
+    });
+    expect(resolver.resolve(ref("§ 9.3.1"), "rfc.md").targetChunkId).toBe("rfc.md_chunk_9");
+    expect(resolver.resolve(ref("Rule 8.1.1(2)(a)"), "AML.txt").targetSectionId).toBe("8.1.1.(2)");
+  });
+
+  it("does not cross documents or unit types for internal references", () => {
+    expect(resolver.resolve(ref("9.3.1"), "gdpr.md")).toMatchObject({ external: true, targetChunkId: null });
+    expect(resolver.resolve(ref("Chapter 6"), "gdpr.md").external).toBe(true);
+  });
+
+  it("resolves a citation naming another source of the corpus", () => {
+    const r = resolver.resolve(ref("3.3.31", { external: true, citedDocument: "GEN" }), "AML.txt");
+    expect(r).toMatchObject({ targetSectionId: "3.3.31", targetChunkId: "GEN_VER08.txt_chunk_4", external: false });
+    expect(resolver.resolve(ref("11.2", { external: true, citedDocument: "HTTP/1.1" }), "rfc.md").external).toBe(true);
+  });
+
+  it("normalises ids to a type and a bare id", () => {
+    expect(sectionKey("Art. 6(1)")).toEqual({ type: "article", bare: "6(1)" });
+    expect(sectionKey("§ 478.11")).toEqual({ type: null, bare: "478.11" });
+    expect(sectionKey("2.1.1.(1)")).toEqual({ type: null, bare: "2.1.1(1)" });
+  });
+});

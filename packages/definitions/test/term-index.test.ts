@@ -1,0 +1,67 @@
+import { describe, expect, it } from "@jest/globals";
+import type { DefinitionEntry } from "@hierdoc/core";
+import { TermIndex, normalizeTerm } from "@hierdoc/definitions";
+
+function entry(term: string, sourcePath = "a.md", section = "Article 4"): DefinitionEntry {
+  return {
+    id: `${sourcePath}#${term}`,
+    term,
+    termNormalized: normalizeTerm(term),
+    definitionText: `${term} means something`,
+    sourcePath,
+    sourceSection: section,
+    chunkId: `${sourcePath}_chunk_0`,
+  };
+}
+
+describe("normalizeTerm", () => {
+  it("strips quotes, unifies dashes and case", () => {
+    expect(normalizeTerm("  ‘Personal  Data’ ")).toBe("personal data");
+    expect(normalizeTerm("agent–driven negotiation.")).toBe("agent-driven negotiation");
+  });
+});
+
+describe("TermIndex", () => {
+  const index = new TermIndex([
+    entry("personal data"),
+    entry("personal data breach"),
+    entry("processing"),
+    entry("third party"),
+    entry("Authorised Person", "GLO.txt", "GLO"),
+    entry("CFR", "cfr.md", "§ 1"),
+  ]);
+
+  it("looks terms up in any case and number", () => {
+    expect(index.define("Personal Data").map((e) => e.term)).toEqual(["personal data"]);
+    expect(index.define("third parties").map((e) => e.term)).toEqual(["third party"]);
+    expect(index.define("unknown")).toEqual([]);
+  });
+
+  it("matches whole words, plurals, longest term first, each term once", () => {
+    const used = index.termsUsedIn("A personal data breach involves processing of personal data by Third Parties; preprocessing is not.");
+    expect(used.map((e) => e.term)).toEqual(["personal data breach", "processing", "personal data", "third party"]);
+  });
+
+  it("keeps the case of capitalised and acronym terms", () => {
+    expect(index.termsUsedIn("an authorised person under the cfr").map((e) => e.term)).toEqual([]);
+    expect(index.termsUsedIn("Authorised Persons under the CFR").map((e) => e.term)).toEqual(["Authorised Person", "CFR"]);
+  });
+
+  it("prefers the definitions of the text's own source", () => {
+    const two = new TermIndex([entry("controller", "a.md"), entry("controller", "b.md")]);
+    expect(two.termsUsedIn("the controller", "b.md").map((e) => e.sourcePath)).toEqual(["b.md"]);
+    expect(two.termsUsedIn("the controller", "c.md").map((e) => e.sourcePath)).toEqual(["a.md", "b.md"]);
+  });
+
+  it("adds and removes by source", () => {
+    const idx = new TermIndex([entry("controller", "a.md"), entry("processor", "b.md")]);
+    expect(idx.removeBySource("a.md")).toBe(1);
+    expect(idx.termsUsedIn("controller and processor").map((e) => e.term)).toEqual(["processor"]);
+    idx.add(entry("recipient", "c.md"));
+    expect(idx.list().map((e) => e.term)).toEqual(["processor", "recipient"]);
+  });
+
+  it("rejects an empty term", () => {
+    expect(() => new TermIndex([entry("  ")])).toThrow(expect.objectContaining({ code: "E_INVALID_ARGUMENT" }));
+  });
+});
