@@ -27,4 +27,11 @@ export default [
       ],
     },
   },
+  {
+    // Tests may use any workspace package (e.g. the tool's tests run it over a real memory store).
+    files: ["**/test/**/*.ts"],
+    rules: {
+      "@nx/enforce-module-boundaries": ["error", { allowCircularSelfDependency: true, depConstraints: [{ sourceTag: "*", onlyDependOnLibsWithTags: ["*"] }] }],
+    },
+  },
 ];

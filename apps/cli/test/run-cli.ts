@@ -1,0 +1,39 @@
+import { spawn } from "node:child_process";
+import { resolve } from "node:path";
+
+/** The built CLI entry (`npm test` builds before running tests). */
+export const BIN = resolve(__dirname, "../bin/hierdoc.js");
+export const REPO = resolve(__dirname, "../../..");
+export const SAMPLE = resolve(REPO, "examples/sample-corpus");
+export const CORPORA = resolve(REPO, "../shared/corpora");
+
+/** Result of one CLI run. */
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `hierdoc ARGS` as a subprocess; kills it (and fails) after `timeoutMs`. */
+export function runCli(args: string[], options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<CliRun> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd ?? REPO,
+      env: { ...process.env, ...options.env, NODE_OPTIONS: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`hierdoc ${args.join(" ")} timed out; stderr: ${stderr.slice(-2000)}`));
+    }, options.timeoutMs ?? 120_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code: code ?? -1, stdout, stderr });
+    });
+  });
+}

@@ -1,0 +1,30 @@
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { ToolConfigSchema, type ToolConfigInput } from "@hierdoc/core";
+import { HashEmbedder } from "@hierdoc/embeddings";
+import { MemoryStore } from "@hierdoc/store-adapters-memory";
+import { HierarchicalDocumentTool } from "@hierdoc/tool";
+
+/** The repository's sample corpus. */
+export const SAMPLE_CORPUS = resolve(__dirname, "../../../examples/sample-corpus");
+
+/** A scratch folder with a copy of the sample corpus and an index folder; `cleanup` removes it. */
+export function workspace(): { dir: string; docs: string; index: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), "hierdoc-tool-"));
+  const docs = join(dir, "docs");
+  cpSync(SAMPLE_CORPUS, docs, { recursive: true });
+  return { dir, docs, index: join(dir, "index"), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Opens a tool over a memory store persisted in `index`, with the deterministic hash embedder. */
+export async function openTool(index: string, overrides: Partial<ToolConfigInput> = {}, onWarning?: (m: string) => void): Promise<HierarchicalDocumentTool> {
+  const config = ToolConfigSchema.parse({ name: "t", type: "hierarchical_document", source: ".", ...overrides });
+  return HierarchicalDocumentTool.open({
+    config,
+    indexDir: index,
+    store: new MemoryStore({ dir: join(index, "store") }),
+    embedder: new HashEmbedder({ dimensions: 256 }),
+    onWarning,
+  });
+}
