@@ -13,3 +13,12 @@ export {
 } from "./glove-cache.js";
 export { wordTokens } from "./tokenize.js";
 export { cosineSimilarity, normalizeInPlace } from "./vector-math.js";
+export {
+  OpenAIEmbedder,
+  KNOWN_OPENAI_DIMENSIONS,
+  type OpenAIEmbedderOptions,
+  type OpenAIProvider,
+} from "./openai-embedder.js";
+export { estimateTokens, planBatches, type BatchLimits } from "./openai-batching.js";
+export { mapOpenAIError } from "./openai-errors.js";
+export { createEmbedder, type CreateEmbedderOptions, type EmbeddingConfig } from "./create-embedder.js";

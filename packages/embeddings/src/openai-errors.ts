@@ -1,0 +1,49 @@
+import { HierdocError } from "@hierdoc/core";
+import { APIConnectionError, APIError, APIUserAbortError } from "openai";
+
+/** HTTP statuses after which the same embeddings request may succeed. */
+const RETRYABLE_STATUS = new Set([408, 409, 429, 500, 502, 503, 504, 529]);
+
+/** True for transport failures (connection refused/reset, timeout) that are worth another attempt. */
+export function isNetworkError(err: unknown): boolean {
+  return err instanceof APIConnectionError;
+}
+
+/**
+ * Maps an `openai` SDK error (or a malformed response) to a HierdocError: `E_CANCELLED` for aborts,
+ * otherwise `E_EMBEDDING` with `retryable` set for 408/409/429/5xx and network errors, and the provider,
+ * operation and HTTP status in `details`. Never includes the API key or input text.
+ */
+export function mapOpenAIError(err: unknown, where: { provider: string; model: string }): HierdocError {
+  if (err instanceof HierdocError) return err;
+  const details = { adapter: where.provider, operation: "embed", model: where.model };
+  if (err instanceof APIUserAbortError) {
+    return new HierdocError("E_CANCELLED", `${where.provider} embeddings request was cancelled`, { cause: err, details });
+  }
+  if (err instanceof APIConnectionError) {
+    return new HierdocError("E_EMBEDDING", `${where.provider} embeddings: cannot reach the endpoint (${err.message})`, {
+      cause: err,
+      retryable: true,
+      details,
+    });
+  }
+  if (err instanceof APIError && typeof err.status === "number") {
+    const status = err.status;
+    const hint = status === 401 || status === 403 ? " (check the API key)" : status === 404 ? " (check the model / deployment and base URL)" : "";
+    return new HierdocError("E_EMBEDDING", `${where.provider} embeddings failed with HTTP ${status}${hint}: ${err.message}`, {
+      cause: err,
+      retryable: RETRYABLE_STATUS.has(status) || status >= 500,
+      details: { ...details, status },
+    });
+  }
+  // Duck-typed: fetch's JSON errors may come from another realm (test VMs), where instanceof fails.
+  const name = typeof err === "object" && err !== null ? (err as { name?: unknown }).name : undefined;
+  const reason = typeof err === "object" && err !== null && "message" in err ? String((err as { message: unknown }).message) : String(err);
+  if (name === "SyntaxError") {
+    return new HierdocError("E_EMBEDDING", `${where.provider} embeddings: malformed response (${reason})`, {
+      cause: err,
+      details,
+    });
+  }
+  return new HierdocError("E_EMBEDDING", `${where.provider} embeddings failed: ${reason}`, { cause: err, details });
+}
