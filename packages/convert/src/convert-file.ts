@@ -5,6 +5,7 @@ import { MarkdownConverter } from "./markdown-converter.js";
 import { binarySignature, extensionOf } from "./sniff.js";
 import { TextConverter } from "./text-converter.js";
 import { UslmConverter } from "./uslm-converter.js";
+import { RfcXmlConverter } from "./rfc-converter.js";
 
 /** Default largest input accepted by {@link convertFile}: 64 MiB. */
 export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
@@ -31,7 +32,7 @@ export interface ConverterLimits {
  * Pass limits to change the DOCX zip-bomb guard.
  */
 export function createConverters(_limits: ConverterLimits = {}): Converter[] {
-  return [new UslmConverter(), new MarkdownConverter(), new TextConverter()];
+  return [new UslmConverter(), new RfcXmlConverter(), new MarkdownConverter(), new TextConverter()];
 }
 
 /** The built-in converters with default limits, in the order {@link convertFile} tries them. */

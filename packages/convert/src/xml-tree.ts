@@ -157,7 +157,7 @@ export function parseXml(path: string, xml: string, limits: XmlLimits = {}): Xml
       ignorePiTags: true,
       allowBooleanAttributes: true,
       processEntities: true,
-      htmlEntities: false,
+      htmlEntities: true,
     }).parse(text) as RawNode[];
   } catch (cause) {
     throw fileError("E_PARSE", path, `cannot parse XML: ${cause instanceof Error ? cause.message : String(cause)}`, {
