@@ -1,1 +1,7 @@
-export {};
+export { parseDocument } from "./parse-document.js";
+export type { ParsedDocument, StructureKind } from "./parse-document.js";
+export type { ChunkOptions } from "./chunk.js";
+export { countTokens } from "./tokens.js";
+export { sectionIdFromHeading } from "./section-id.js";
+export type { SectionIdentity } from "./section-id.js";
+export { classifyChunk } from "./classify.js";
