@@ -82,17 +82,40 @@ export class DocumentMap {
     return this.chunks[0] ?? null;
   }
 
-  /** True when the section or its parent is a definitions section by its heading. */
+  /**
+   * The heading-level section a unit belongs to: walks up from paragraph units the chunker reports as
+   * sections ("§ 478.11(2)(b)" → "§ 478.11", "Article 4(3)" → "Article 4").
+   */
+  baseSection(section: Section | null): Section | null {
+    let s = section;
+    while (s) {
+      const parentId = s.parentIds[s.parentIds.length - 1];
+      if (parentId === undefined || !isUnitOf(s.sectionId, parentId)) return s;
+      const parent = this.byId.get(parentId);
+      if (!parent) return s;
+      s = parent;
+    }
+    return s;
+  }
+
+  /** True when the section's heading section or that section's parent is a definitions section. */
   inDefinitions(section: Section | null): boolean {
-    if (!section) return false;
-    const cached = this.defCache.get(section);
+    const base = this.baseSection(section);
+    if (!base) return false;
+    const cached = this.defCache.get(base);
     if (cached !== undefined) return cached;
-    const parentId = section.parentIds[section.parentIds.length - 1];
+    const parentId = base.parentIds[base.parentIds.length - 1];
     const parent = parentId === undefined ? undefined : this.byId.get(parentId);
-    const result = isDefinitionsTitle(section.title) || (!!parent && isDefinitionsTitle(parent.title));
-    this.defCache.set(section, result);
+    const result = isDefinitionsTitle(base.title) || (!!parent && isDefinitionsTitle(parent.title));
+    this.defCache.set(base, result);
     return result;
   }
+}
+
+/** True when `id` is a paragraph unit of `parentId` ("Article 4(1)" of "Article 4", "2.1.1.(1)" of "2.1.1"). */
+export function isUnitOf(id: string, parentId: string): boolean {
+  if (!id.startsWith(parentId) || id === parentId) return false;
+  return /^\.?(?:\(\w{1,6}\)\.?)+$/.test(id.slice(parentId.length));
 }
 
 function lastAtOrBefore(items: ReadonlyArray<{ start: number }>, offset: number): number {

@@ -51,7 +51,7 @@ export function extractCrossReferences(doc: ConvertedDocument, sections: Section
     const taken: Array<[number, number]> = [];
     const emit = (at: number, len: number, refs: Array<Omit<LocatedCrossReference, "chunkId" | "start" | "end" | "fromSectionId">>) => {
       const start = para.start + at;
-      const section = map.sectionAt(start);
+      const section = map.baseSection(map.sectionAt(start));
       const chunk = map.chunkAt(start);
       taken.push([at, at + len]);
       for (const r of refs) {
@@ -78,7 +78,7 @@ export function extractCrossReferences(doc: ConvertedDocument, sections: Section
       const before = BRACKET_BEFORE.exec(para.text.slice(Math.max(0, at - 60), at));
       const cited =
         g.bracket ?? g.rfc?.replace(/\s+/, " ") ?? g.law ?? g.code ?? g.code2?.replace(/^of\s+(?:the\s+)?/, "") ?? before?.[1];
-      const fromSection = map.sectionAt(para.start + at)?.sectionId ?? "";
+      const fromSection = map.baseSection(map.sectionAt(para.start + at))?.sectionId ?? "";
       const text = m[0].trim();
       let refs: Array<Omit<LocatedCrossReference, "chunkId" | "start" | "end" | "fromSectionId">>;
       if (g.title) {

@@ -13,14 +13,15 @@ export interface ExtractedDefinition extends DefinitionEntry {
   point?: string;
 }
 
-/** The id of the unit a definition sits in: "Article 4" + point "1" → "Article 4(1)". */
-function unitId(section: Section | null, point: string | undefined, chunk: Chunk | null): string {
-  const base = section?.sectionId ?? "";
-  if (point === undefined || !base) return base;
-  const candidate = `${base}(${point})`;
-  if (chunk?.unitIds.includes(candidate)) return candidate;
-  const listed = chunk?.unitIds.find((u) => u.endsWith(`(${point})`) && u.startsWith(base));
-  return listed ?? candidate;
+/**
+ * The id of the unit a definition sits in: the heading section, or with a numbered point the unit of that
+ * point ("Article 4" + point "1" → "Article 4(1)", as the chunker names it when it reports the unit).
+ */
+function unitId(unit: Section | null, base: Section | null, point: string | undefined): string {
+  const baseId = base?.sectionId ?? "";
+  if (point === undefined || !baseId) return baseId;
+  if (unit && unit.sectionId.startsWith(baseId) && unit.sectionId.endsWith(`(${point})`)) return unit.sectionId;
+  return `${baseId}(${point})`;
 }
 
 /**
@@ -47,13 +48,14 @@ export function extractDefinitions(doc: ConvertedDocument, sections: Section[], 
     }
     if (doc.format === "markdown" && /^\s{0,3}#{1,6}\s/.test(para.text)) continue;
     const section = map.sectionAt(para.start);
+    const base = map.baseSection(section);
     const ctx = { inDefinitionsSection: map.inDefinitions(section), inGlossaryTable: glossaryTable };
     let found: DefinitionMatch[] = matchDefinitions(para.text, ctx);
     if (found.length === 0 && doc.format === "markdown" && !glossaryTable) found = matchTechnicalTerms(para.text);
     for (const m of found) {
       const start = para.start + m.textStart;
       const chunk = map.chunkAt(start);
-      const sourceSection = unitId(section, m.point, chunk);
+      const sourceSection = unitId(section, base, m.point);
       const termNormalized = normalizeTerm(m.term);
       if (!termNormalized) continue;
       const baseId = `${doc.sourcePath}#def:${sourceSection}:${termNormalized}`;
