@@ -8,7 +8,8 @@ import type {
   VectorStoreAdapter,
 } from "@hierdoc/core";
 import { HierdocError } from "@hierdoc/core";
-import { connect, Index, rerankers, type Connection, type FtsOptions, type Table } from "@lancedb/lancedb";
+import { connect, Index, makeArrowTable, rerankers, type Connection, type FtsOptions, type Table } from "@lancedb/lancedb";
+import type { Schema } from "apache-arrow";
 import { ADAPTER, mapLanceError } from "./errors.js";
 import { decodeRow, encodeRow, META_DIMENSIONS, META_EMBEDDER, sqlIn, sqlString, tableSchema } from "./row-codec.js";
 
@@ -65,6 +66,7 @@ export class LanceDbStore implements VectorStoreAdapter {
   private table: Table | undefined;
   private reranker: rerankers.RRFReranker | undefined;
   private dimensions = 0;
+  private schema: Schema | undefined;
   private ftsStale = false;
   private indexing: Promise<void> | undefined;
 
@@ -104,6 +106,7 @@ export class LanceDbStore implements VectorStoreAdapter {
       this.db = db;
       this.table = table;
       this.dimensions = options.dimensions;
+      this.schema = await table.schema();
       this.ftsStale = indices.some((i) => i.indexType === "FTS" && (i.numUnindexedRows ?? 0) > 0);
     });
   }
@@ -124,7 +127,13 @@ export class LanceDbStore implements VectorStoreAdapter {
     const unique = dedupeLastWins(records);
     for (let i = 0; i < unique.length; i += LANCEDB_MAX_BATCH) {
       const rows = unique.slice(i, i + LANCEDB_MAX_BATCH).map(({ record, vector }) => encodeRow(record, vector));
-      await this.call("upsert", () => table.mergeInsert("id").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows));
+      await this.call("upsert", () =>
+        table
+          .mergeInsert("id")
+          .whenMatchedUpdateAll()
+          .whenNotMatchedInsertAll()
+          .execute(makeArrowTable(rows, { schema: this.schema })),
+      );
       this.ftsStale = true;
     }
   }
