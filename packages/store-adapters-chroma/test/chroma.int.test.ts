@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { HierdocError } from "@hierdoc/core";
+import { runStoreConformance } from "@hierdoc/core/testing";
+import { ChromaClient } from "chromadb";
 import { ChromaStore } from "@hierdoc/store-adapters-chroma";
 import { freePort, startChromaServer, type ChromaServer } from "@hierdoc/store-adapters-chroma/testing";
 import { axisVector, record, records } from "./fixtures.js";
@@ -39,6 +41,24 @@ afterAll(async () => {
   await server?.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }, 20_000);
+
+runStoreConformance("chroma (real local server)", {
+  async create() {
+    const collection = `conformance-${++seq}-${process.pid}`;
+    const make = (): ChromaStore => new ChromaStore({ url: server?.url, collection, retryDelayMs: 20 });
+    return {
+      store: make(),
+      reopen: async () => make(),
+      async cleanup() {
+        const { port } = new URL(server!.url);
+        await new ChromaClient({ host: "127.0.0.1", port: Number(port) }).deleteCollection({ name: collection }).catch(() => undefined);
+      },
+    };
+  },
+  async unreachable() {
+    return new ChromaStore({ url: `http://127.0.0.1:${await freePort()}`, retries: 1, retryDelayMs: 10 });
+  },
+});
 
 describe("ChromaStore against a real local Chroma server", () => {
   it("declares frozen capabilities and reads max_batch_size from the server on open", async () => {

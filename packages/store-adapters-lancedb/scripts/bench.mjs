@@ -28,7 +28,7 @@ function record(i) {
   return {
     id: `${sourcePath}_chunk_${i}`, sourcePath, chunkIndex: i, content, start: 0, end: content.length, sectionId: `Article ${i}`,
     sectionTitle: `Article ${i}`, parentChain: ["Chapter III"], chunkType: "content", tokens: 180, unitIds: [], context: "ctx",
-    indexedText: `ctx\n\n${content}`, fileHash: "h", fileType: "markdown", sectionAliases: [], definitions: [], crossReferences: [],
+    indexedText: `ctx\n\n${content}`, fileHash: "h", fileChunkCount: 1, fileType: "markdown", sectionAliases: [], definitions: [], crossReferences: [],
   };
 }
 

@@ -1,30 +1,22 @@
 import type { ChunkRecord, StoreRecord } from "@hierdoc/core";
+import { makeRecord } from "@hierdoc/core/testing";
 
-/** A full chunk record with every field set (nested definitions and references included). */
+/**
+ * A full chunk record (nested definitions and references, non-ASCII text) built on the core fixture, with
+ * a section, content and indexed text of our own.
+ */
 export function record(id: string, sourcePath: string, content: string): ChunkRecord {
-  return {
+  return makeRecord(Number(id.split("_").pop()) || 0, {
     id,
     sourcePath,
-    chunkIndex: Number(id.split("_").pop()) || 0,
     content,
-    start: 10,
-    end: 10 + content.length,
+    start: 0,
+    end: content.length,
     sectionId: "Article 17",
     sectionTitle: "Right to erasure (‘right to be forgotten’)",
-    parentChain: ["Chapter III", "Section 3"],
-    chunkType: "requirement",
-    tokens: content.split(/\s+/).length,
-    unitIds: ["17(1)", "17(1)(a)"],
     context: `Context for ${id}`,
     indexedText: `Context for ${id}\n\n${content}`,
-    fileHash: "sha256:abc",
-    fileType: "markdown",
-    sectionAliases: ["Art. 17"],
-    definitions: [
-      { id: `${id}#d`, term: "erasure", termNormalized: "erasure", definitionText: "“erasure” means…", sourcePath, sourceSection: "Article 4", chunkId: id },
-    ],
-    crossReferences: [{ text: "Article 6(1)", fromSectionId: "Article 17", targetSectionId: "Article 6", targetChunkId: null, external: false }],
-  };
+  });
 }
 
 /** A unit vector along `axis` with a small deterministic tilt, so nearest-neighbour order is known. */

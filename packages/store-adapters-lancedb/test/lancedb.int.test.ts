@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { HierdocError, type StoreRecord } from "@hierdoc/core";
+import { runStoreConformance } from "@hierdoc/core/testing";
 import { LanceDbStore } from "@hierdoc/store-adapters-lancedb";
 import { axisVector, record, records } from "./fixtures.js";
 
@@ -43,6 +44,19 @@ beforeAll(() => {
 afterAll(async () => {
   for (const s of opened) await s.close();
   rmSync(root, { recursive: true, force: true });
+});
+
+runStoreConformance("lancedb (temporary folder)", {
+  async create() {
+    const uri = join(root, `conformance${++seq}`);
+    return {
+      store: new LanceDbStore({ uri }),
+      reopen: async () => new LanceDbStore({ uri }),
+      async cleanup() {
+        rmSync(uri, { recursive: true, force: true });
+      },
+    };
+  },
 });
 
 describe("LanceDbStore on a temporary folder", () => {
