@@ -20,7 +20,7 @@ export function normalizeText(text: string | null | undefined): string {
 }
 
 /** True when Python's `str.strip()` would leave something of `text`. */
-export function hasNonWhitespace(text: string | null | undefined): boolean {
+export function hasNonWhitespace(text: string | null | undefined): text is string {
   return typeof text === "string" && text.replace(EDGE_WS, "").length > 0;
 }
 
