@@ -6,6 +6,9 @@ import { binarySignature, extensionOf } from "./sniff.js";
 import { TextConverter } from "./text-converter.js";
 import { UslmConverter } from "./uslm-converter.js";
 import { RfcXmlConverter } from "./rfc-converter.js";
+import { PdfConverter } from "./pdf-converter.js";
+import { DocxConverter } from "./docx-converter.js";
+import { HtmlConverter } from "./html-converter.js";
 
 /** Default largest input accepted by {@link convertFile}: 64 MiB. */
 export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
@@ -24,15 +27,26 @@ export interface ConvertOptions {
 
 /** Limits the built-in converters take. */
 export interface ConverterLimits {
+  /** Zip-bomb guard of the DOCX converter (default {@link DEFAULT_MAX_UNCOMPRESSED_BYTES}). */
   maxUncompressedBytes?: number;
+  /** Most pages read from one PDF (default 10,000). */
+  maxPdfPages?: number;
 }
 
 /**
  * The built-in converters in the order they are tried (most specific first, plain text last).
  * Pass limits to change the DOCX zip-bomb guard.
  */
-export function createConverters(_limits: ConverterLimits = {}): Converter[] {
-  return [new UslmConverter(), new RfcXmlConverter(), new MarkdownConverter(), new TextConverter()];
+export function createConverters(limits: ConverterLimits = {}): Converter[] {
+  return [
+    new PdfConverter({ maxPages: limits.maxPdfPages }),
+    new DocxConverter({ maxUncompressedBytes: limits.maxUncompressedBytes ?? DEFAULT_MAX_UNCOMPRESSED_BYTES }),
+    new UslmConverter(),
+    new RfcXmlConverter(),
+    new HtmlConverter(),
+    new MarkdownConverter(),
+    new TextConverter(),
+  ];
 }
 
 /** The built-in converters with default limits, in the order {@link convertFile} tries them. */

@@ -10,4 +10,14 @@ export {
 } from "./convert-file.js";
 export { MarkdownConverter, firstMarkdownHeading } from "./markdown-converter.js";
 export { TextConverter } from "./text-converter.js";
+export { HtmlConverter } from "./html-converter.js";
+export { htmlToMarkdown } from "./html-to-markdown.js";
+export { DocxConverter } from "./docx-converter.js";
+export { PdfConverter } from "./pdf-converter.js";
+export { UslmConverter, uslmLabel } from "./uslm-converter.js";
+export { RfcXmlConverter } from "./rfc-converter.js";
+export { numberRfcSections, type RfcSection } from "./rfc-numbering.js";
+export { parseXml, type XmlElement, type XmlNode, type XmlLimits } from "./xml-tree.js";
+export { readZipEntries, checkZipBomb, type ZipEntry, type ZipLimits } from "./zip-guard.js";
 export { extensionOf, binarySignature } from "./sniff.js";
+export { MarkdownWriter } from "./markdown-writer.js";

@@ -1,0 +1,40 @@
+import type { ConvertInput, ConvertedDocument, Converter } from "@hierdoc/core";
+import { decodeText, normalizeNewlines } from "./decode-text.js";
+import { fileError, parseError } from "./errors.js";
+import { htmlTitle, htmlToMarkdown } from "./html-to-markdown.js";
+import { firstMarkdownHeading } from "./markdown-converter.js";
+import { extensionOf, textHead } from "./sniff.js";
+
+const HTML_EXTENSIONS = new Set(["html", "htm", "xhtml"]);
+
+/**
+ * HTML pages (`.html`, `.htm`, `.xhtml`, or content that starts like HTML) → markdown via turndown, with real
+ * `#` headings from `<h1>`…`<h6>`; script, style and embedded objects are dropped. Format `markdown`.
+ */
+export class HtmlConverter implements Converter {
+  readonly id = "html";
+
+  canConvert(input: ConvertInput): boolean {
+    if (HTML_EXTENSIONS.has(extensionOf(input.path))) return true;
+    return /^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<(!doctype\s+html|html[\s>])/i.test(textHead(input.bytes, 2048));
+  }
+
+  /** @throws HierdocError E_INPUT_* for bad text, E_PARSE when the HTML cannot be converted, E_INPUT_EMPTY when it has no text. */
+  async convert(input: ConvertInput): Promise<ConvertedDocument> {
+    const html = normalizeNewlines(decodeText(input.path, input.bytes));
+    let text: string;
+    try {
+      text = htmlToMarkdown(html);
+    } catch (err) {
+      throw parseError(input.path, "HTML", err);
+    }
+    if (text.trim() === "") throw fileError("E_INPUT_EMPTY", input.path, "the HTML has no text content");
+    return {
+      sourcePath: input.path,
+      fileType: "html",
+      format: "markdown",
+      text,
+      title: htmlTitle(html) ?? firstMarkdownHeading(text),
+    };
+  }
+}
