@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
@@ -8,6 +8,7 @@ import { ChromaClient } from "chromadb";
 import { ChromaStore } from "@hierdoc/store-adapters-chroma";
 import { freePort, startChromaServer, type ChromaServer } from "@hierdoc/store-adapters-chroma/testing";
 import { axisVector, record, records } from "./fixtures.js";
+import { GDPR_MD, gdprArticles, HAS_GDPR } from "./gdpr.js";
 
 const D = 8;
 const OPEN = { embedderId: "hash-8", dimensions: D };
@@ -176,3 +177,25 @@ describe("ChromaStore against a real local Chroma server", () => {
     await expectHierdocError(store().count(), "E_STORE", "count");
   });
 });
+
+(HAS_GDPR ? describe : describe.skip)(
+  `GDPR smoke: the 99 articles through a real Chroma server${HAS_GDPR ? "" : " (skipped: ../shared/corpora not present)"}`,
+  () => {
+    const DIMS = 256;
+    it("stores real article records unchanged, finds Article 17 by its vector, and erases the whole source", async () => {
+      const s = store({ collection: "gdpr-smoke" });
+      await s.open({ embedderId: "toy-hash-256", dimensions: DIMS });
+      const articles = gdprArticles(DIMS);
+      await s.upsert(articles);
+      expect(await s.count()).toBe(99);
+      const art17 = articles.find((a) => a.record.sectionId === "Article 17") as (typeof articles)[number];
+      const [stored] = await s.get([art17.record.id]);
+      expect(stored).toEqual(art17.record);
+      expect(stored.content).toBe(readFileSync(GDPR_MD, "utf8").slice(stored.start, stored.end));
+      const hits = await s.vectorSearch({ topK: 3, vector: art17.vector, filter: { sourcePaths: ["gdpr.md"] } });
+      expect(hits[0].id).toBe(art17.record.id);
+      await s.deleteBySource("gdpr.md");
+      expect(await s.count()).toBe(0);
+    });
+  },
+);

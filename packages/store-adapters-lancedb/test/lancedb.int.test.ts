@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
@@ -6,6 +6,7 @@ import { HierdocError, type StoreRecord } from "@hierdoc/core";
 import { runStoreConformance } from "@hierdoc/core/testing";
 import { LanceDbStore } from "@hierdoc/store-adapters-lancedb";
 import { axisVector, record, records } from "./fixtures.js";
+import { GDPR_MD, gdprArticles, hashEmbed, HAS_GDPR } from "./gdpr.js";
 
 const D = 8;
 const OPEN = { embedderId: "hash-8", dimensions: D };
@@ -185,3 +186,36 @@ describe("LanceDbStore on a temporary folder", () => {
     expect(err.message).toContain(file);
   });
 });
+
+(HAS_GDPR ? describe : describe.skip)(
+  `GDPR smoke: "right to erasure" finds Article 17${HAS_GDPR ? "" : " (skipped: ../shared/corpora not present)"}`,
+  () => {
+    const DIMS = 256;
+    let store: LanceDbStore;
+    beforeAll(async () => {
+      store = new LanceDbStore({ uri: join(root, "gdpr") });
+      await store.open({ embedderId: "toy-hash-256", dimensions: DIMS });
+      opened.push(store);
+      await store.upsert(gdprArticles(DIMS));
+    });
+
+    it("indexes the 99 articles", async () => {
+      expect(await store.count()).toBe(99);
+    });
+
+    it("ranks Article 17 first by LanceDB full text, and keeps it in the native hybrid top 3 with a toy vector leg", async () => {
+      const sectionIds = async (hits: { id: string }[]): Promise<string[]> => (await store.get(hits.map((h) => h.id))).map((r) => r.sectionId);
+      for (const text of ["right to erasure", "right to be forgotten"]) {
+        expect((await sectionIds(await store.fullTextSearch({ topK: 5, text })))[0]).toBe("Article 17");
+        expect((await sectionIds(await store.hybridSearch({ topK: 3, text, vector: hashEmbed(text, DIMS) })))).toContain("Article 17");
+      }
+    });
+
+    it("stores each article's text unchanged (content equals the source slice)", async () => {
+      const source = readFileSync(GDPR_MD, "utf8");
+      const [art17] = await store.get(["gdpr.md_chunk_16"]);
+      expect(art17.sectionId).toBe("Article 17");
+      expect(art17.content).toBe(source.slice(art17.start, art17.end));
+    });
+  },
+);
