@@ -29,11 +29,12 @@ const LEADING_QUOTED = new RegExp(
   `^(?:(?:An?|The|As used in this [\\w ]{1,40},)\\s+)?(?:(?:term|expression)\\s+)?${QUOTED}[^\\n]{0,200}?\\b(?:is|are|means|mean|includes?|shall)\\b`,
   "u",
 );
-const PLAIN_MEANS = /^(?:The\s+term\s+)?([A-Z0-9][\w’'()/-]*(?:\s+[\w’'()/-]+){0,7}?)\s+(?:means|shall mean|is defined as)\b/u;
+const PLAIN_MEANS = /^(?:The\s+term\s+)?([A-Z0-9][\w’'()/-]*(?:\s+[\w’'()/-]+){0,7}?)\s+(?:means(?! of\b)|shall mean|is defined as)\b/u;
 const STOP_FIRST =
   /^(?:this|that|it|its|these|those|such|which|what|he|she|they|there|here|each|any|all|no|nothing|so|thus|therefore|who|where|when|otherwise|a|an|the|if|in|for|by|this)$/i;
 const VERBS = /\b(?:shall|is|are|must|may|means|mean|will|has|have|was|were|should|would|can|could|includes?|does|do)\b/i;
-const HEAD_SENTENCE = /^(\*\*)?([A-Z0-9“"‘][^\n]{0,140}?)(\*\*)?\s*(?:(?<![A-Z]\.?[A-Z]|\b[A-Z]|\b(?:No|Co|Inc|Ltd|e\.g|i\.e|etc|U\.S|v|vs))\.|—|:|\s[-–]\s)\s*(?=\S)/u;
+const ABBREVIATION_TERM = /^((?:[A-Z]\.){3,}(?=\s)|[A-Z]{2,8}(?=\.\s))\.?\s+(?=[A-Z(])/u;
+const HEAD_SENTENCE = /^(\*\*)?([A-Z0-9“"‘][^\n]{0,140}?)(\*\*)?\s*(?:(?<![A-Z]\.[A-Z]|\b[A-Z]|\b(?:No|Co|Inc|Ltd|e\.g|i\.e|etc|U\.S|v|vs))\.|—|:|\s[-–]\s)\s*(?=\S)/u;
 const GLOSSARY_ROW = /^([^\t]{1,150}?)\s*\t+\s*(\S[^]*)$/u;
 const ID_LIKE =
   /^(?:\(?[a-z]{1,4}\)|\(?[ivxlc]{1,6}\)|\(\w{1,6}\)|\d+(?:\.\w+)*\.?(?:\(\w+\)\.?)*|[A-Z]{1,5}\d+(?:\.\w+)*\.?|[a-z]\.|(?:part|rule|app|chapter|schedule|article|section|annex|appendix|guidance|table|note|figure)\b.*)$/i;
@@ -90,6 +91,11 @@ export function matchDefinitions(paragraph: string, ctx: ParagraphContext): Defi
     return [];
   }
 
+  if (ctx.inDefinitionsSection && label === undefined) {
+    const leading = leadingDefinition(paragraph);
+    if (leading) return [leading];
+  }
+
   const quoted: Array<{ term: string; at: number }> = [];
   for (const m of paragraph.matchAll(QUOTED_MEANS)) {
     const term = cleanTerm(m[1]);
@@ -115,25 +121,36 @@ export function matchDefinitions(paragraph: string, ctx: ParagraphContext): Defi
     }
   }
 
-  if (!ctx.inDefinitionsSection) return out;
-
-  const lead = LEADING_QUOTED.exec(body);
-  if (lead) {
-    const term = cleanTerm(lead[1]);
+  if (ctx.inDefinitionsSection && label !== undefined) {
+    const lead = LEADING_QUOTED.exec(body);
+    const term = lead ? cleanTerm(lead[1]) : "";
     if (term && wordCount(term) <= 12) {
       return [{ term, textStart: offset, textEnd: trimEnd(paragraph, paragraph.length), ...point }];
     }
   }
-
-  if (label !== undefined) return out;
-  const head = HEAD_SENTENCE.exec(paragraph);
-  if (head) {
-    const term = cleanTerm(head[2]);
-    if (term && wordCount(term) <= 14 && !VERBS.test(term) && !/[.;!?]$/.test(term) && !/^(?:for|in|when|where|as|the following)\b/i.test(term)) {
-      out.push({ term, textStart: 0, textEnd: trimEnd(paragraph, paragraph.length) });
-    }
-  }
   return out;
+}
+
+/** Definitions-section entries that start a paragraph: `A “X” is …` (17 U.S.C. 101), CFR `Term. Text.`, `X: Y`. */
+function leadingDefinition(paragraph: string): DefinitionMatch | null {
+  const end = trimEnd(paragraph, paragraph.length);
+  const lead = LEADING_QUOTED.exec(paragraph);
+  if (lead) {
+    const term = cleanTerm(lead[1]);
+    if (term && wordCount(term) <= 12) return { term, textStart: 0, textEnd: end };
+  }
+  const abbr = ABBREVIATION_TERM.exec(paragraph);
+  if (abbr) return { term: abbr[1], textStart: 0, textEnd: end };
+  const head = HEAD_SENTENCE.exec(paragraph);
+  if (!head) return null;
+  const term = cleanTerm(head[2]);
+  const ok =
+    term &&
+    wordCount(term) <= 14 &&
+    !VERBS.test(term) &&
+    !/[.;!?]$/.test(term) &&
+    !/^(?:for|in|when|where|as|the following|note|see)\b/i.test(term);
+  return ok ? { term, textStart: 0, textEnd: end } : null;
 }
 
 function sentenceStart(text: string, at: number): number {

@@ -27,6 +27,43 @@ function canonical(kind: CitationKind, id: string, sectionStyle: string): string
   return `${sectionStyle}${clean}`;
 }
 
+const TABLE_ROW = /^\s*\|(.*)\|\s*$/;
+const REF_COLUMN = /^(?:sections?|see|ref(?:erence)?s?|defined in|specification)$/i;
+const BARE_ID = /^(?:[A-Z](?:\.\d+)*|\d+(?:\.\d+)*)$/;
+
+/**
+ * Section ids in the cells of a markdown table column headed "Section", "See" or "Reference" (registry
+ * tables of RFCs: `| GET | … | 9.3.1 |`). Offsets are relative to the table text.
+ */
+function tableReferenceCells(block: string): Array<{ id: string; at: number }> {
+  const lines = block.split("\n");
+  const header = TABLE_ROW.exec(lines[0] ?? "");
+  if (!header || lines.length < 3 || !/^\s*\|[\s:|-]+\|\s*$/.test(lines[1])) return [];
+  const columns = header[1].split("|").map((c) => c.trim());
+  const wanted = columns.map((c, i) => (REF_COLUMN.test(c) ? i : -1)).filter((i) => i >= 0);
+  if (wanted.length === 0) return [];
+  const out: Array<{ id: string; at: number }> = [];
+  let offset = lines[0].length + 1 + lines[1].length + 1;
+  for (const line of lines.slice(2)) {
+    const row = TABLE_ROW.exec(line);
+    if (row) {
+      const cells = row[1].split("|");
+      let at = offset + line.indexOf("|") + 1;
+      cells.forEach((cell, i) => {
+        if (wanted.includes(i)) {
+          for (const m of cell.matchAll(/[^,;\s]+/g)) {
+            const id = m[0].replace(/^Section\s+/i, "").replace(/\.$/, "");
+            if (BARE_ID.test(id)) out.push({ id, at: at + (m.index ?? 0) });
+          }
+        }
+        at += cell.length + 1;
+      });
+    }
+    offset += line.length + 1;
+  }
+  return out;
+}
+
 /** Joins a relative id ("(b)", "3") to the section it is relative to ("§ 101" → "§ 101(b)"). */
 function relative(base: string, id: string): string {
   const sub = id.startsWith("(") ? id : `(${id})`;
@@ -58,6 +95,9 @@ export function extractCrossReferences(doc: ConvertedDocument, sections: Section
         out.push({ ...r, fromSectionId: section?.sectionId ?? "", chunkId: chunk?.id ?? "", start, end: start + len });
       }
     };
+    for (const cell of tableReferenceCells(para.text)) {
+      emit(cell.at, cell.id.length, [{ text: cell.id, targetSectionId: canonical("section", cell.id, sectionStyle), external: false }]);
+    }
     for (const m of para.text.matchAll(CODE_CITATION)) {
       const g = m.groups ?? {};
       const code = /C\.?F\.?R/.test(g.code) ? "CFR" : "U.S.C.";

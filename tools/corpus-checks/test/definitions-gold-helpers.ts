@@ -96,8 +96,8 @@ function fallbackParse(doc: ConvertedDocument): { sections: Section[]; chunks: C
 }
 
 /** Sections and chunks of a document: the real chunker when it has landed, else a heading-only fallback. */
-export function parse(doc: ConvertedDocument): { sections: Section[]; chunks: Chunk[] } {
-  if (realParse) return realParse(doc, { maxChunkTokens: 800 });
+export function parse(doc: ConvertedDocument, parser: "chunker" | "fallback" = "chunker"): { sections: Section[]; chunks: Chunk[] } {
+  if (realParse && parser === "chunker") return realParse(doc, { maxChunkTokens: 800 });
   return fallbackParse(doc);
 }
 
@@ -105,4 +105,17 @@ export function parse(doc: ConvertedDocument): { sections: Section[]; chunks: Ch
 export function prf(tp: number, found: number, gold: number): { precision: number; recall: number } {
   const r1 = (x: number) => Math.round(x * 1000) / 10;
   return { precision: r1(found ? tp / found : 0), recall: r1(gold ? tp / gold : 0) };
+}
+
+/** Resolver entries for a parsed document: every section with the chunk where it starts. */
+export function resolverEntries(
+  sourcePath: string,
+  sections: Section[],
+  chunks: Chunk[],
+): Array<{ sourcePath: string; sectionId: string; aliases: string[]; chunkId: string }> {
+  const sorted = [...chunks].sort((a, b) => a.start - b.start);
+  return sections.map((s) => {
+    const chunk = sorted.find((c) => c.start <= s.start && s.start < c.end) ?? sorted.find((c) => c.start >= s.start);
+    return { sourcePath, sectionId: s.sectionId, aliases: s.aliases, chunkId: chunk?.id ?? "" };
+  });
 }
