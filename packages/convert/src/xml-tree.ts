@@ -158,8 +158,12 @@ export function parseXml(path: string, xml: string, limits: XmlLimits = {}): Xml
       allowBooleanAttributes: true,
       processEntities: true,
       htmlEntities: true,
+      maxNestedTags: l.maxDepth,
     }).parse(text) as RawNode[];
   } catch (cause) {
+    if (cause instanceof Error && /nested tags/.test(cause.message)) {
+      throw fileError("E_PARSE", path, `elements nested deeper than ${l.maxDepth}`, { cause });
+    }
     throw fileError("E_PARSE", path, `cannot parse XML: ${cause instanceof Error ? cause.message : String(cause)}`, {
       cause,
     });

@@ -22,3 +22,14 @@ export async function expectFileError(fn: () => unknown, code: ErrorCode, file: 
   expect(err.message).toContain(file);
   return err;
 }
+
+/** ATX heading lines of a markdown text, skipping fenced code. */
+export function headingLines(md: string): string[] {
+  const out: string[] = [];
+  let fence = false;
+  for (const line of md.split("\n")) {
+    if (/^ {0,3}(`{3,}|~{3,})/.test(line)) fence = !fence;
+    else if (!fence && /^#{1,6} /.test(line)) out.push(line);
+  }
+  return out;
+}
