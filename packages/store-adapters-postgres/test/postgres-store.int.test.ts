@@ -1,0 +1,128 @@
+import { createServer } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { PGlite } from "@electric-sql/pglite";
+import { vector } from "@electric-sql/pglite-pgvector";
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import pg from "pg";
+import { expectHierdocError, expectStoreUnavailable, makeStoreRecords, runStoreConformance } from "@hierdoc/core/testing";
+import { PostgresStore } from "@hierdoc/store-adapters-postgres";
+
+let db: PGlite;
+let server: PGLiteSocketServer;
+let admin: pg.Pool;
+let connection: pg.PoolConfig;
+let tableCounter = 0;
+
+function hostPort(s: PGLiteSocketServer): { host: string; port: number } {
+  const [host, port] = s.getServerConn().split(":");
+  return { host, port: Number(port) };
+}
+
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+beforeAll(async () => {
+  db = await PGlite.create({ extensions: { vector } });
+  server = new PGLiteSocketServer({ db, port: 0, maxConnections: 16 });
+  await server.start();
+  connection = { ...hostPort(server), user: "postgres", database: "postgres", max: 2 };
+  admin = new pg.Pool({ ...connection, max: 1 });
+}, 120_000);
+
+afterAll(async () => {
+  await admin?.end().catch(() => undefined);
+  await server?.stop();
+  await db?.close();
+});
+
+runStoreConformance("postgres (PGlite + pgvector over TCP)", {
+  async create() {
+    const table = `conf_${++tableCounter}`;
+    return {
+      store: new PostgresStore({ connection, table, maxBatchSize: 4 }),
+      reopen: async () => new PostgresStore({ connection, table, maxBatchSize: 4 }),
+      cleanup: async () => {
+        await admin.query(`DROP TABLE IF EXISTS "${table}"; DROP TABLE IF EXISTS "${table}_meta"`);
+      },
+    };
+  },
+  async unreachable() {
+    const port = await closedPort();
+    return new PostgresStore({
+      connection: { host: "127.0.0.1", port, user: "postgres", database: "postgres", connectionTimeoutMillis: 2000 },
+      retry: { attempts: 2, baseDelayMs: 10 },
+    });
+  },
+});
+
+describe("PostgresStore on PGlite", () => {
+  it("creates the pgvector HNSW, GIN and source indexes and records embedder and size in the meta table", async () => {
+    const store = new PostgresStore({ pool: admin, table: "schema_check" });
+    await store.open({ embedderId: "glove-100d", dimensions: 8 });
+    const idx = await admin.query<{ indexdef: string }>("SELECT indexdef FROM pg_indexes WHERE tablename = 'schema_check' ORDER BY indexname");
+    const defs = idx.rows.map((r) => r.indexdef).join("\n");
+    expect(defs).toMatch(/USING hnsw \(embedding vector_cosine_ops\)/);
+    expect(defs).toMatch(/USING gin \(tsv\)/);
+    expect(defs).toMatch(/\(source_path\)/);
+    const meta = await admin.query<{ key: string; value: string }>("SELECT key, value FROM schema_check_meta ORDER BY key");
+    expect(Object.fromEntries(meta.rows.map((r) => [r.key, r.value]))).toMatchObject({ embedder_id: "glove-100d", dimensions: "8", text_config: "english" });
+    await store.close();
+    await admin.query("SELECT 1");
+    await admin.query('DROP TABLE schema_check; DROP TABLE schema_check_meta');
+  });
+
+  it("full text uses the English configuration (stemming) and websearch syntax", async () => {
+    const store = new PostgresStore({ pool: admin, table: "fts_check" });
+    await store.open({ embedderId: "e", dimensions: 4 });
+    const texts = ["The controller shall erase personal data", "Erasure of records is logged", "Unrelated aircraft noise"];
+    await store.upsert(
+      makeStoreRecords(3, { dimensions: 4 }).map((r, i) => ({ ...r, record: { ...r.record, indexedText: texts[i] } })),
+    );
+    const erase = await store.fullTextSearch({ text: "erasing", topK: 5 });
+    expect(erase.map((h) => h.id)).toEqual([makeStoreRecords(1)[0].record.id]);
+    const phrase = await store.fullTextSearch({ text: '"personal data" -aircraft', topK: 5 });
+    expect(phrase).toHaveLength(1);
+    expect(await store.fullTextSearch({ text: "the", topK: 5 })).toEqual([]);
+    await store.close();
+    await admin.query('DROP TABLE fts_check; DROP TABLE fts_check_meta');
+  });
+
+  it("rejects unsafe table names before touching the database", () => {
+    expect(() => new PostgresStore({ pool: admin, table: 'x"; DROP TABLE y; --' })).toThrow(/must match/);
+  });
+
+  it("maps a server that goes away mid-session to E_STORE_UNAVAILABLE naming the operation", async () => {
+    const second = new PGLiteSocketServer({ db, port: 0, maxConnections: 2 });
+    await second.start();
+    const store = new PostgresStore({
+      connection: { ...hostPort(second), user: "postgres", database: "postgres", max: 1, connectionTimeoutMillis: 2000 },
+      table: "goes_away",
+      retry: { attempts: 2, baseDelayMs: 10 },
+    });
+    try {
+      await store.open({ embedderId: "e", dimensions: 4 });
+      await store.upsert(makeStoreRecords(2, { dimensions: 4 }));
+      expect(await store.count()).toBe(2);
+      await second.stop();
+      await expectStoreUnavailable(store.count(), { adapter: "postgres", operation: "count" });
+      await expectStoreUnavailable(store.upsert(makeStoreRecords(1, { dimensions: 4 })), { adapter: "postgres", operation: "upsert" });
+    } finally {
+      await store.close();
+      await admin.query("DROP TABLE IF EXISTS goes_away; DROP TABLE IF EXISTS goes_away_meta");
+    }
+  });
+
+  it("names the adapter and operation for a server-side error", async () => {
+    const store = new PostgresStore({ pool: admin, table: "server_error" });
+    await store.open({ embedderId: "e", dimensions: 4 });
+    await admin.query("DROP TABLE server_error");
+    await expectHierdocError(store.count(), { code: "E_STORE", adapter: "postgres", operation: "count", retryable: false });
+    await store.close();
+    await admin.query("DROP TABLE server_error_meta");
+  });
+});
