@@ -51,7 +51,7 @@ function syntheticRun(input: ObliqaInput, questions: readonly ObliqaQuestion[], 
   };
   const distractor = (): RunResult => {
     const doc = allDocs[int(allDocs.length)];
-    return windowAt(doc, int(doc.text.length), 200 + int(1000));
+    return windowAt(doc, int(doc.text.length), 200 + int(700));
   };
   const goldChunk = (docId: number | string, pid: string, variant: number): RunResult => {
     const doc = docs.get(String(docId));
@@ -71,11 +71,11 @@ function syntheticRun(input: ObliqaInput, questions: readonly ObliqaQuestion[], 
       return;
     }
     const gold = q.Passages.map((p) => goldChunk(p.DocumentID, p.PassageID, scenario === 4 ? 1 : 0));
-    const results: RunResult[] = Array.from({ length: 12 + int(4) }, distractor);
+    const results: RunResult[] = Array.from({ length: 9 + int(4) }, distractor);
     if (scenario === 0) results.splice(0, 0, ...gold);
     else if (scenario === 1) gold.forEach((g, i) => results.splice(Math.min(results.length, 2 + 4 * i), 0, g));
     else if (scenario === 3 || scenario === 4) gold.forEach((g) => results.splice(int(8), 0, g));
-    else if (scenario === 5) gold.forEach((g) => results.splice(10 + int(4), 0, g));
+    else if (scenario === 5) gold.forEach((g) => results.splice(10 + int(3), 0, g));
     else if (scenario === 8) gold.forEach((g) => results.splice(int(5), 0, g, { ...g }));
     else if (scenario === 9) {
       gold.forEach((g, i) => {
@@ -127,7 +127,7 @@ d(`evaluateRun agrees with score_obliqa.py on synthetic ObliQA runs${reason}`, (
     dir = mkdtempSync(join(tmpdir(), "hierdoc-eval-parity-"));
     input = await readObliqa(obliqaDir);
     const pick = rng(7);
-    const subset = input.questions.filter(() => pick() < 0.05);
+    const subset = input.questions.filter(() => pick() < 0.04);
     subsetFile = join(dir, "subset.json");
     writeFileSync(subsetFile, JSON.stringify(subset));
     qrels = convertObliqa({ ...input, questions: subset });
@@ -162,7 +162,6 @@ d(`evaluateRun agrees with score_obliqa.py on synthetic ObliQA runs${reason}`, (
         const m = report.metrics;
         expect(m.recall).toBeGreaterThan(0.1);
         expect(m.recall).toBeLessThan(1);
-        expect(m.chunkRecall).toBeGreaterThanOrEqual(m.recall);
         expect(toScorerJson(m)).toEqual(pythonPrinted(subsetFile, run.file, k));
         const raw = pythonRaw(subsetFile, run.file, k);
         expect(m.queries).toBe(raw.queries);
