@@ -9,7 +9,7 @@ import type {
 } from "@hierdoc/core";
 import { HierdocError } from "@hierdoc/core";
 import { ChromaClient, type Collection, type Where } from "chromadb";
-import { ADAPTER, mapChromaError, withRetry, type RetryPolicy } from "./errors.js";
+import { ADAPTER, withRetry, type RetryPolicy } from "./errors.js";
 import { decodeRecord, encodeRecord } from "./record-codec.js";
 
 /** Options of {@link ChromaStore}. */
@@ -27,6 +27,8 @@ export interface ChromaStoreOptions {
   retries?: number;
   /** Delay before the first retry in ms; doubles each retry. Default 100. */
   retryDelayMs?: number;
+  /** Time limit of one request attempt in ms (E_TIMEOUT when exceeded). Default 60 000. */
+  timeoutMs?: number;
   /** Page size of {@link ChromaStore.scan}. Default 500. */
   scanPageSize?: number;
 }
@@ -100,7 +102,7 @@ export class ChromaStore implements VectorStoreAdapter {
       database: options.database,
       headers: options.headers,
     });
-    this.retry = { retries: options.retries ?? 3, baseDelayMs: options.retryDelayMs ?? 100 };
+    this.retry = { retries: options.retries ?? 3, baseDelayMs: options.retryDelayMs ?? 100, timeoutMs: options.timeoutMs ?? 60_000 };
     this.scanPageSize = options.scanPageSize ?? 500;
   }
 
@@ -273,14 +275,16 @@ export class ChromaStore implements VectorStoreAdapter {
       if (!(err instanceof HierdocError) || (err.cause as Error | undefined)?.name !== "ChromaNotFoundError") throw err;
     }
     try {
-      return await this.client.createCollection({
-        name: this.collectionName,
-        embeddingFunction: null,
-        configuration: { hnsw: { space: "cosine" } },
-        metadata: { [EMBEDDER_KEY]: options.embedderId, [DIMENSIONS_KEY]: options.dimensions },
-      });
+      return await withRetry("open", this.url, { ...this.retry, retries: 0 }, () =>
+        this.client.createCollection({
+          name: this.collectionName,
+          embeddingFunction: null,
+          configuration: { hnsw: { space: "cosine" } },
+          metadata: { [EMBEDDER_KEY]: options.embedderId, [DIMENSIONS_KEY]: options.dimensions },
+        }),
+      );
     } catch (err) {
-      if ((err as Error | undefined)?.name !== "ChromaUniqueError") throw mapChromaError(err, "open", this.url);
+      if (!(err instanceof HierdocError) || (err.cause as Error | undefined)?.name !== "ChromaUniqueError") throw err;
       return this.call("open", () => this.client.getCollection({ name: this.collectionName }));
     }
   }

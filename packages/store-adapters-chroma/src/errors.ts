@@ -28,25 +28,45 @@ export function mapChromaError(err: unknown, operation: string, url: string): Hi
   });
 }
 
-/** Retry policy for idempotent calls. */
+/** Retry and timeout policy for idempotent calls. */
 export interface RetryPolicy {
   /** Attempts after the first one. */
   retries: number;
   /** Delay before the first retry; doubles each time (with jitter). */
   baseDelayMs: number;
+  /** Time limit of one attempt; an attempt that exceeds it fails with E_TIMEOUT and is not retried. */
+  timeoutMs: number;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, operation: string, url: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new HierdocError("E_TIMEOUT", `chroma at ${url}: ${operation} did not answer within ${ms} ms`, {
+            retryable: true,
+            details: { adapter: ADAPTER, operation, url, timeoutMs: ms },
+          }),
+        ),
+      ms,
+    );
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /**
- * Runs an idempotent call, retrying with exponential backoff while the mapped error is retryable.
- * @throws HierdocError the mapped error of the last attempt.
+ * Runs an idempotent call with a time limit per attempt, retrying with exponential backoff while the
+ * mapped error is retryable (timeouts are reported, not retried: the server may be hung).
+ * @throws HierdocError the mapped error of the last attempt, or E_TIMEOUT.
  */
 export async function withRetry<T>(operation: string, url: string, policy: RetryPolicy, fn: () => Promise<T>): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await fn();
+      return await withTimeout(fn(), policy.timeoutMs, operation, url);
     } catch (err) {
       const mapped = mapChromaError(err, operation, url);
-      if (!mapped.retryable || attempt >= policy.retries) {
+      if (!mapped.retryable || mapped.code === "E_TIMEOUT" || attempt >= policy.retries) {
         if (attempt > 0) mapped.details.attempts = attempt + 1;
         throw mapped;
       }

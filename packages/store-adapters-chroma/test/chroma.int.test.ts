@@ -142,7 +142,7 @@ describe("ChromaStore against a real local Chroma server", () => {
     await expectHierdocError(store({ collection: "mismatch-check" }).open({ ...OPEN, dimensions: 16 }), "E_DIMENSION_MISMATCH", "open");
   });
 
-  it("keeps data across a new adapter instance and across a server restart on the same path", async () => {
+  it("keeps data across a new adapter instance and a server restart; a write while down fails cleanly and re-running it completes", async () => {
     const s = store({ collection: "persisted" });
     await s.open(OPEN);
     await s.upsert(records(12, D));
@@ -156,10 +156,14 @@ describe("ChromaStore against a real local Chroma server", () => {
     await server!.stop();
     const down = await expectHierdocError(reopened.count(), "E_STORE_UNAVAILABLE", "count");
     expect(down.retryable).toBe(true);
+    const more = records(20, D).slice(12);
+    await expectHierdocError(reopened.upsert(more), "E_STORE_UNAVAILABLE", "upsert");
     server = await startChromaServer({ path: dataDir, port });
     const afterRestart = store({ collection: "persisted" });
     await afterRestart.open(OPEN);
     expect(await afterRestart.count()).toBe(12);
+    await afterRestart.upsert(more);
+    expect(await afterRestart.count()).toBe(20);
     const hits = await afterRestart.vectorSearch({ topK: 1, vector: records(12, D)[5].vector });
     expect(hits[0].id).toBe(records(12, D)[5].record.id);
   }, 60_000);
