@@ -1,9 +1,12 @@
 import { spawn } from "node:child_process";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
 
 /** The built CLI entry (`npm test` builds before running tests). */
-export const BIN = resolve(__dirname, "../bin/hierdoc.js");
-export const REPO = resolve(__dirname, "../../..");
+export const BIN = resolve(here, "../bin/hierdoc.js");
+export const REPO = resolve(here, "../../..");
 export const SAMPLE = resolve(REPO, "examples/sample-corpus");
 export const CORPORA = resolve(REPO, "../shared/corpora");
 

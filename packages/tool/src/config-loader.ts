@@ -32,7 +32,7 @@ export function loadToolConfig(text: string, options: LoadToolConfigOptions): To
     const problems = doc.errors.map((e) => ({
       path: "(yaml)",
       message: e.message.split("\n")[0],
-      line: e.linePos?.[0]?.line,
+      line: lineCounter.linePos(e.pos[0]).line,
     }));
     throw configError(options.file, problems);
   }

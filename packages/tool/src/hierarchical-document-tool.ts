@@ -282,7 +282,7 @@ export class HierarchicalDocumentTool {
     for (const e of this.catalog.all()) {
       if (match && !match(e.sourcePath)) continue;
       if (types && !types.has(e.chunkType)) continue;
-      if (prefix && !e.sectionId.startsWith(prefix) && !e.sectionAliases.some((a) => a.startsWith(prefix))) continue;
+      if (prefix && !hasIdPrefix(e.sectionId, prefix) && !e.sectionAliases.some((a) => hasIdPrefix(a, prefix))) continue;
       out.add(e.id);
     }
     return out;
@@ -335,4 +335,11 @@ export class HierarchicalDocumentTool {
     this.keyword = index;
     if (records.length > 0) await index.save(dir, { fingerprint });
   }
+}
+
+/** True when `id` starts with `prefix` at an id boundary: "Section 4" matches "Section 4(2)" and "4.1", not "Section 40". */
+export function hasIdPrefix(id: string, prefix: string): boolean {
+  if (!id.startsWith(prefix)) return false;
+  const next = id.charAt(prefix.length);
+  return next === "" || !/[\p{L}\p{N}]/u.test(next) || !/[\p{L}\p{N}]/u.test(prefix.charAt(prefix.length - 1));
 }

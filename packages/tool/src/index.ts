@@ -1,4 +1,4 @@
-export { HierarchicalDocumentTool, type ToolOptions, type ToolSearchOptions, type ToolIngestOptions } from "./hierarchical-document-tool.js";
+export { HierarchicalDocumentTool, hasIdPrefix, type ToolOptions, type ToolSearchOptions, type ToolIngestOptions } from "./hierarchical-document-tool.js";
 export { loadToolConfig, redactConfig, type EnvLookup, type LoadToolConfigOptions, type LocatedProblem } from "./config-loader.js";
 export { expandSources, isUnderRoots, DOCUMENT_EXTENSIONS, type ExpandedSources } from "./source-files.js";
 export { Catalog, type CatalogEntry, type FileState } from "./catalog.js";

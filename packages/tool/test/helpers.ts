@@ -1,13 +1,16 @@
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { ToolConfigSchema, type ToolConfigInput } from "@hierdoc/core";
 import { HashEmbedder } from "@hierdoc/embeddings";
 import { MemoryStore } from "@hierdoc/store-adapters-memory";
 import { HierarchicalDocumentTool } from "@hierdoc/tool";
 
+const here = dirname(fileURLToPath(import.meta.url));
+
 /** The repository's sample corpus. */
-export const SAMPLE_CORPUS = resolve(__dirname, "../../../examples/sample-corpus");
+export const SAMPLE_CORPUS = resolve(here, "../../../examples/sample-corpus");
 
 /** A scratch folder with a copy of the sample corpus and an index folder; `cleanup` removes it. */
 export function workspace(): { dir: string; docs: string; index: string; cleanup: () => void } {

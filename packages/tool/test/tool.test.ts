@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { readFileSync, rmSync, writeFileSync, appendFileSync } from "node:fs";
 import { join } from "node:path";
-import type { HierarchicalDocumentTool } from "@hierdoc/tool";
+import { hasIdPrefix, type HierarchicalDocumentTool } from "@hierdoc/tool";
 import { openTool, workspace } from "./helpers.js";
 
 describe("HierarchicalDocumentTool over a persisted memory store", () => {
@@ -125,8 +125,21 @@ describe("HierarchicalDocumentTool over a persisted memory store", () => {
     const manualOnly = await tool.search("pump", { topK: 20, filters: { source: "**/pumpstation-manual.md" } });
     expect(manualOnly.results.length).toBeGreaterThan(0);
     expect(manualOnly.results.every((r) => r.sourcePath.endsWith("pumpstation-manual.md"))).toBe(true);
-    const part = await tool.search("record", { topK: 20, filters: { sectionPrefix: "Section 4" } });
-    expect(part.results.every((r) => r.sectionId.startsWith("Section 4"))).toBe(true);
+    const part = await tool.search("record", { topK: 20, filters: { sectionPrefix: "Section 4", source: "**/harbour-data-act.md" } });
+    expect(part.results.length).toBeGreaterThan(0);
+    expect(part.results.every((r) => r.sectionId === "Section 4" || r.sectionId.startsWith("Section 4("))).toBe(true);
+    const reqs = await tool.search("pump", { topK: 20, filters: { chunkType: "requirement" } });
+    expect(reqs.results.length).toBeGreaterThan(0);
+    expect(reqs.results.every((r) => r.chunkType === "requirement")).toBe(true);
+  });
+
+  it("matches section prefixes at id boundaries", () => {
+    expect(hasIdPrefix("Section 4(2)", "Section 4")).toBe(true);
+    expect(hasIdPrefix("Section 4", "Section 4")).toBe(true);
+    expect(hasIdPrefix("Section 40", "Section 4")).toBe(false);
+    expect(hasIdPrefix("9.3.1", "9.3")).toBe(true);
+    expect(hasIdPrefix("9.31", "9.3")).toBe(false);
+    expect(hasIdPrefix("9.3.1", "9.3.")).toBe(true);
   });
 
   it("rejects an empty query and an out-of-range top-k with E_INVALID_ARGUMENT", async () => {
