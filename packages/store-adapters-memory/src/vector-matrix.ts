@@ -80,7 +80,7 @@ export class VectorMatrix {
   search(query: Float32Array, k: number, accept?: (row: number) => boolean): Array<{ index: number; score: number }> {
     const d = this.dimensions;
     const norm = vectorNorm(query);
-    const q = new Float32Array(d);
+    const q = new Float64Array(d);
     if (norm > 0) for (let j = 0; j < d; j++) q[j] = query[j] / norm;
     const top = new TopK(k);
     const v = this.data;
@@ -94,10 +94,11 @@ export class VectorMatrix {
       let s3 = 0;
       let j = 0;
       for (; j < d4; j += 4) {
-        s0 += v[off + j] * q[j];
-        s1 += v[off + j + 1] * q[j + 1];
-        s2 += v[off + j + 2] * q[j + 2];
-        s3 += v[off + j + 3] * q[j + 3];
+        const o = off + j;
+        s0 += v[o] * q[j];
+        s1 += v[o + 1] * q[j + 1];
+        s2 += v[o + 2] * q[j + 2];
+        s3 += v[o + 3] * q[j + 3];
       }
       for (; j < d; j++) s0 += v[off + j] * q[j];
       const s = s0 + s1 + s2 + s3;

@@ -1,11 +1,13 @@
 import { createServer } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import pg from "pg";
 import { expectHierdocError, expectStoreUnavailable, makeStoreRecords, runStoreConformance } from "@hierdoc/core/testing";
 import { PostgresStore } from "@hierdoc/store-adapters-postgres";
+
+jest.setTimeout(30_000);
 
 let db: PGlite;
 let server: PGLiteSocketServer;
@@ -38,7 +40,7 @@ afterAll(async () => {
   await admin?.end().catch(() => undefined);
   await server?.stop();
   await db?.close();
-});
+}, 30_000);
 
 runStoreConformance("postgres (PGlite + pgvector over TCP)", {
   async create() {

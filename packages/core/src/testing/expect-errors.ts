@@ -1,4 +1,3 @@
-import { expect } from "@jest/globals";
 import { HierdocError, type ErrorCode } from "../errors.js";
 
 /** What an adapter error must say. */
@@ -12,39 +11,48 @@ export interface ExpectedStoreError {
   retryable?: boolean;
 }
 
+function describeError(err: unknown): string {
+  if (err instanceof HierdocError) return `HierdocError ${JSON.stringify(err.toJSON())}`;
+  return err instanceof Error ? (err.stack ?? err.message) : String(err);
+}
+
 /**
  * Awaits `action` and asserts it rejects with a {@link HierdocError} carrying the code, adapter and
- * operation. Returns the error for further checks.
- * @throws the Jest assertion error when it resolves or rejects with anything else.
+ * operation (works in any test runner). Returns the error for further checks.
+ * @throws Error describing the difference when it resolves or rejects with anything else.
  */
 export async function expectHierdocError(
   action: Promise<unknown> | (() => Promise<unknown>),
   expected: ExpectedStoreError,
 ): Promise<HierdocError> {
   let caught: unknown;
-  let resolved = false;
   try {
     await (typeof action === "function" ? action() : action);
-    resolved = true;
   } catch (err) {
     caught = err;
   }
-  if (resolved) throw new Error(`expected a HierdocError ${expected.code}, but the call succeeded`);
-  if (!(caught instanceof HierdocError)) {
-    throw new Error(`expected a HierdocError ${expected.code}, got ${String((caught as Error)?.stack ?? caught)}`);
+  const want = JSON.stringify(expected);
+  if (caught === undefined) throw new Error(`expected a HierdocError ${want}, but the call succeeded`);
+  if (!(caught instanceof HierdocError)) throw new Error(`expected a HierdocError ${want}, got ${describeError(caught)}`);
+  const problems: string[] = [];
+  if (caught.code !== expected.code) problems.push(`code is ${caught.code}`);
+  if (caught.message.trim().length === 0) problems.push("message is empty");
+  if (expected.adapter !== undefined && caught.details.adapter !== expected.adapter) {
+    problems.push(`details.adapter is ${JSON.stringify(caught.details.adapter)}`);
   }
-  expect({ code: caught.code, message: caught.message }).toEqual({ code: expected.code, message: expect.any(String) });
-  expect(caught.message.length).toBeGreaterThan(0);
-  if (expected.adapter !== undefined) expect(caught.details.adapter).toBe(expected.adapter);
-  if (expected.operation !== undefined) expect(caught.details.operation).toBe(expected.operation);
-  else expect(typeof caught.details.operation === "string" && caught.details.operation.length > 0).toBe(true);
-  if (expected.retryable !== undefined) expect(caught.retryable).toBe(expected.retryable);
+  const op = caught.details.operation;
+  if (expected.operation !== undefined ? op !== expected.operation : !(typeof op === "string" && op.length > 0)) {
+    problems.push(`details.operation is ${JSON.stringify(op)}`);
+  }
+  if (expected.retryable !== undefined && caught.retryable !== expected.retryable) problems.push(`retryable is ${caught.retryable}`);
+  if (problems.length > 0) throw new Error(`expected a HierdocError ${want}, but ${problems.join(", ")}: ${describeError(caught)}`);
   return caught;
 }
 
 /**
  * Asserts that `action` fails the way an unreachable store must: `HierdocError` E_STORE_UNAVAILABLE,
  * retryable, naming the adapter and the operation.
+ * @throws Error describing the difference otherwise.
  */
 export function expectStoreUnavailable(
   action: Promise<unknown> | (() => Promise<unknown>),

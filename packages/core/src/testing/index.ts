@@ -14,3 +14,5 @@ export {
   seededRandom,
   vectorWithSimilarity,
 } from "./fixtures.js";
+export { jestApi } from "./jest-api.js";
+export type { JestApi } from "./jest-api.js";

@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import type { ChunkRecord } from "../document.js";
 import type { StoreRecord, VectorStoreAdapter } from "../interfaces.js";
 import { expectHierdocError, expectStoreUnavailable } from "./expect-errors.js";
+import { jestApi } from "./jest-api.js";
 import {
   FIXTURE_DIMENSIONS,
   FIXTURE_EMBEDDER_ID,
@@ -38,6 +38,8 @@ export interface StoreConformanceFactory {
    * operation "open".
    */
   unreachable?: () => Promise<VectorStoreAdapter>;
+  /** Timeout of each test and hook in milliseconds (default 30 000; remote stores may need more). */
+  timeoutMs?: number;
 }
 
 function byId(records: ChunkRecord[]): ChunkRecord[] {
@@ -65,10 +67,13 @@ async function collect(iterable: AsyncIterable<ChunkRecord>): Promise<ChunkRecor
  * capabilities, idempotent batched upsert, get, delete by id and by source, top-k vector search with a
  * source filter, scan, full text (when `fullText`), native hybrid (when `nativeHybrid`), persistence
  * across reopen (when `persistent`), dimension and embedder mismatches, and an unreachable store (when
- * `factory.unreachable` is given). Call it at the top level of a test file.
+ * `factory.unreachable` is given). Call it at the top level of a Jest test file.
+ * @throws HierdocError E_INTERNAL when called outside Jest.
  */
 export function runStoreConformance(name: string, factory: StoreConformanceFactory): void {
+  const { describe, it, expect, beforeEach, afterEach } = jestApi();
   const dims = factory.dimensions ?? FIXTURE_DIMENSIONS;
+  const timeout = factory.timeoutMs ?? 30_000;
   const openOptions = { embedderId: FIXTURE_EMBEDDER_ID, dimensions: dims };
 
   describe(`${name}: VectorStoreAdapter conformance`, () => {
@@ -81,12 +86,12 @@ export function runStoreConformance(name: string, factory: StoreConformanceFacto
       sut = await factory.create();
       store = sut.store;
       await store.open(openOptions);
-    });
+    }, timeout);
 
     afterEach(async () => {
       for (const s of [store, ...extra.splice(0)]) await s.close().catch(() => undefined);
       await sut.cleanup();
-    });
+    }, timeout);
 
     it("declares frozen capabilities with every field typed", () => {
       const c = store.capabilities;
@@ -98,7 +103,7 @@ export function runStoreConformance(name: string, factory: StoreConformanceFacto
       expect(typeof store.id === "string" && store.id.length > 0).toBe(true);
       if (c.fullText) expect(typeof store.fullTextSearch).toBe("function");
       if (c.nativeHybrid) expect(typeof store.hybridSearch).toBe("function");
-    });
+    }, timeout);
 
     it("upserts in batches idempotently and replaces records by id", async () => {
       const records = makeStoreRecords(25, { dimensions: dims });
@@ -112,7 +117,7 @@ export function runStoreConformance(name: string, factory: StoreConformanceFacto
       expect(await store.count()).toBe(25);
       const [got] = await store.get([changed.record.id]);
       expect(got.content).toBe("replaced text");
-    });
+    }, timeout);
 
     it("get returns full records for known ids and skips unknown ones", async () => {
       const records = makeStoreRecords(6, { dimensions: dims });
@@ -121,7 +126,7 @@ export function runStoreConformance(name: string, factory: StoreConformanceFacto
       const got = await store.get([want[0].id, "no/such_chunk_0", want[1].id]);
       expect(byId(got)).toEqual(byId(want));
       expect(await store.get([])).toEqual([]);
-    });
+    }, timeout);
 
     it("deletes by id (unknown ids ignored) and by source path", async () => {
       const records = makeStoreRecords(10, { dimensions: dims, sourcePaths: ["docs/a.md", "docs/b.md"] });
@@ -136,14 +141,14 @@ export function runStoreConformance(name: string, factory: StoreConformanceFacto
       const hits = await store.vectorSearch({ vector: records[2].vector, topK: 10 });
       expect(hits.map((h) => h.id)).not.toContain(records[2].record.id);
       expect(hits.map((h) => h.id)).not.toContain(records[0].record.id);
-    });
+    }, timeout);
 
     it("scan yields every record once, without losing fields", async () => {
       const records = makeStoreRecords(12, { dimensions: dims });
       await store.upsert(records);
       const scanned = await collect(store.scan());
       expect(byId(scanned)).toEqual(byId(records.map((r) => r.record)));
-    });
+    }, timeout);
 
     it("vector search ranks by cosine similarity, honours topK and the source-path filter", async () => {
       const query = makeVector("conformance-query", dims);
@@ -164,7 +169,7 @@ export function runStoreConformance(name: string, factory: StoreConformanceFacto
       expect(filtered.map((h) => h.id)).toEqual([records[1].record.id, records[4].record.id]);
       const none = await store.vectorSearch({ vector: query, topK: 5, filter: { sourcePaths: ["docs/none.md"] } });
       expect(none).toEqual([]);
-    });
+    }, timeout);
 
     it("rejects vectors of the wrong size with E_DIMENSION_MISMATCH", async () => {
       const bad = makeStoreRecord(0, { vector: makeVector("bad", dims + 1) });
@@ -174,15 +179,10 @@ export function runStoreConformance(name: string, factory: StoreConformanceFacto
         code: "E_DIMENSION_MISMATCH",
         adapter: adapter(),
       });
-    });
+    }, timeout);
 
-    const fullTextIt = (title: string, fn: () => Promise<void>): void =>
-      it(title, async () => {
-        if (!store.capabilities.fullText) return void expect(store.capabilities.fullText).toBe(false);
-        await fn();
-      });
-
-    fullTextIt("full text search finds records by words of their indexed text (when fullText)", async () => {
+    it("full text search finds records by words of their indexed text (when fullText)", async () => {
+      if (!store.capabilities.fullText) return void expect(store.capabilities.fullText).toBe(false);
       const texts = ["the zebra crossing rules", "parking of bicycles", "zebra stripes and zebra herds", "aircraft noise"];
       const records = texts.map((t, i) =>
         makeStoreRecord(i, { dimensions: dims, record: { content: t, context: "", indexedText: t, sourcePath: i < 2 ? "docs/a.md" : "docs/b.md" } }),
@@ -193,7 +193,7 @@ export function runStoreConformance(name: string, factory: StoreConformanceFacto
       expect(hits[0].id).toBe(records[2].record.id);
       const filtered = await store.fullTextSearch!({ text: "zebra", topK: 5, filter: { sourcePaths: ["docs/a.md"] } });
       expect(filtered.map((h) => h.id)).toEqual([records[0].record.id]);
-    });
+    }, timeout);
 
     it("native hybrid search combines both legs (when nativeHybrid)", async () => {
       if (!store.capabilities.nativeHybrid) return void expect(store.capabilities.nativeHybrid).toBe(false);
@@ -210,7 +210,7 @@ export function runStoreConformance(name: string, factory: StoreConformanceFacto
       const hits = await store.hybridSearch!({ text: "zebra", vector: query, topK: 3 });
       expect(hits[0].id).toBe(records[0].record.id);
       expect(hits.map((h) => h.id)).not.toContain(undefined);
-    });
+    }, timeout);
 
     it("keeps data across close and reopen, and refuses another embedder or size (when persistent)", async () => {
       if (!store.capabilities.persistent) return void expect(store.capabilities.persistent).toBe(false);
@@ -244,7 +244,7 @@ export function runStoreConformance(name: string, factory: StoreConformanceFacto
         code: "E_DIMENSION_MISMATCH",
         adapter: adapter(),
       });
-    });
+    }, timeout);
 
     if (factory.unreachable !== undefined) {
       const makeUnreachable = factory.unreachable;
@@ -252,7 +252,7 @@ export function runStoreConformance(name: string, factory: StoreConformanceFacto
         const down = await makeUnreachable();
         extra.push(down);
         await expectStoreUnavailable(down.open(openOptions), { adapter: factory.adapterName ?? down.id, operation: "open" });
-      });
+      }, timeout);
     }
   });
 }
