@@ -64,10 +64,17 @@ export function chunkSections(
   const at = new Map<number, number>();
   const prefix = new Float64Array(bounds.length);
   bounds.forEach((b, i) => at.set(b, i));
+  const exact = new Map<number, { end: number; tokens: number }>();
   for (let i = 1; i < bounds.length; i++) {
-    const s = bounds[i - 1];
-    const e = bounds[i];
-    const est = e - s > BIG_SEGMENT ? (e - s) * 3 : countTokens(text.slice(s, e));
+    const s = skipSpace(text, bounds[i - 1], bounds[i]);
+    const e = trimEndAt(text, s, bounds[i]);
+    let est = 0;
+    if (e - s > BIG_SEGMENT) est = (e - s) * 3;
+    else if (e > s) {
+      est = countTokens(text.slice(s, e));
+      exact.set(s, { end: e, tokens: est });
+      est += 1;
+    }
     prefix[i] = prefix[i - 1] + est;
   }
   const tok = (s: number, e: number): number => prefix[at.get(e)!] - prefix[at.get(s)!];
@@ -134,7 +141,8 @@ export function chunkSections(
       let pieces: Array<{ start: number; end: number; tokens: number }>;
       if (b - a > BIG_SEGMENT) pieces = splitRange(text, a, b, max, atomic);
       else {
-        const t = countTokens(text.slice(a, b));
+        const known = exact.get(a);
+        const t = known && known.end === b ? known.tokens : countTokens(text.slice(a, b));
         pieces = t <= max ? [{ start: a, end: b, tokens: t }] : splitRange(text, a, b, max, atomic);
       }
       for (const p of pieces) {

@@ -3,88 +3,148 @@ import remarkParse from "remark-parse";
 import remarkFrontmatter from "remark-frontmatter";
 import type { Lines } from "./lines.js";
 import { PARAGRAPH_MARKER } from "./lines.js";
+import type { LineBlocks } from "./markdown-fast.js";
+import { scanMarkdownFast } from "./markdown-fast.js";
 import type { HeadingCandidate, Marker, Structure } from "./structure.js";
+
+/** Which markdown block scanner to use: `auto` (linear scan, remark when needed) or `remark` always. */
+export type MarkdownEngine = "auto" | "remark";
 
 interface MdNode {
   type: string;
   depth?: number;
-  position?: { start: { line: number; column: number }; end: { line: number; column: number } };
+  position?: { start: { line: number }; end: { line: number } };
   children?: MdNode[];
 }
 
 const processor = unified().use(remarkParse).use(remarkFrontmatter, ["yaml", "toml"]);
 
-/** Plain lines cannot open or close any block: they are replaced by "x" in the skeleton remark parses. */
+/** Plain lines cannot open or close any block on their own. */
 const PLAIN_START = /^[A-Za-z(§“”"'‘’\u00C0-\u024F]/;
 const ORDERED = /^\d{1,9}[.)](\s|$)/;
 
+function isPlain(line: string): boolean {
+  return PLAIN_START.test(line) && !ORDERED.test(line);
+}
+
 /**
- * Finds headings, code blocks and front matter of markdown with remark-parse (mdast). Remark parses a
- * skeleton where lines that cannot affect block structure are shortened to one letter; mdast line
- * numbers map back to the original lines, so results equal a full parse at a fraction of the cost.
+ * Block structure with remark-parse (mdast). Remark reads a skeleton: each run of plain and blank
+ * lines is reduced to the few lines that decide block structure, ATX heading text to one letter;
+ * mdast line numbers map back to the original lines, so the result equals a full parse.
  */
-export function markdownStructure(text: string, lines: Lines): Structure {
+export function scanMarkdownRemark(text: string, lines: Lines): LineBlocks {
   const { starts, ends } = lines;
-  const plain: boolean[] = new Array(starts.length);
-  const parts: string[] = new Array(starts.length);
-  for (let i = 0; i < starts.length; i++) {
-    let line = text.slice(starts[i], ends[i]);
-    if (i === 0 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
-    const isPlain = PLAIN_START.test(line) && !ORDERED.test(line) && i > 0;
-    plain[i] = isPlain;
-    parts[i] = isPlain ? "x" : line;
-  }
-  const tree = processor.parse(parts.join("\n")) as MdNode;
-  const headings: HeadingCandidate[] = [];
-  const removed: Array<[number, number]> = [];
-  const atomic: Array<[number, number]> = [];
-  const codeLine = new Uint8Array(starts.length);
-  const stack: MdNode[] = [tree];
-  const found: MdNode[] = [];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (node.type === "heading" || node.type === "code" || node.type === "yaml" || node.type === "toml" || node.type === "html") {
-      found.push(node);
+  const n = starts.length;
+  const sk: string[] = [];
+  const orig: number[] = [];
+  const emit = (s: string, line: number): void => {
+    sk.push(s);
+    orig.push(line);
+  };
+  let i = 0;
+  while (i < n) {
+    let line = text.slice(starts[i], Math.min(ends[i], starts[i] + 2000));
+    if (i === 0) line = line.replace(/^\uFEFF/, "");
+    const blank = /^[ \t]*$/.test(line);
+    if (i > 0 && (blank || isPlain(line))) {
+      const subruns: number[] = [];
+      let leadBlank = false;
+      let trailBlank = false;
+      let j = i;
+      let inP = false;
+      while (j < n) {
+        const l = text.slice(starts[j], Math.min(ends[j], starts[j] + 200));
+        if (/^[ \t]*$/.test(l)) {
+          if (j === i) leadBlank = true;
+          inP = false;
+          trailBlank = true;
+        } else if (isPlain(l)) {
+          if (!inP) subruns.push(j);
+          inP = true;
+          trailBlank = false;
+        } else break;
+        j++;
+      }
+      if (leadBlank) emit("", i);
+      if (subruns.length > 0) emit("x", subruns[0]);
+      if (subruns.length > 1) {
+        emit("", subruns[subruns.length - 1] - 1);
+        emit("x", subruns[subruns.length - 1]);
+      }
+      if (trailBlank && subruns.length > 0) emit("", j - 1);
+      i = j;
       continue;
     }
-    if (node.children) for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
+    const atx = /^( {0,3}#{1,6})(?:[ \t]|$)/.exec(line);
+    emit(atx ? `${atx[1]} x` : line, i);
+    i++;
   }
-  for (const node of found) {
-    if (!node.position) continue;
-    const l0 = node.position.start.line - 1;
-    const l1 = node.position.end.line - 1;
-    const col = node.position.start.column - 1;
-    const from = starts[l0] + (l0 === 0 && text.charCodeAt(0) === 0xfeff ? 1 : 0);
-    if (node.type === "heading") {
-      headings.push({ start: from, headEnd: ends[l1], title: headingTitle(text, lines, l0, l1, col, plain), rank: node.depth ?? 1 });
-    } else {
-      for (let l = l0; l <= l1; l++) codeLine[l] = 1;
-      if (node.type === "yaml" || node.type === "toml") removed.push([starts[l0], l1 + 1 < starts.length ? starts[l1 + 1] : ends[l1]]);
-      else atomic.push([from, ends[l1]]);
+  const tree = processor.parse(sk.join("\n")) as MdNode;
+  const out: LineBlocks = { headings: [], code: [] };
+  const stack: MdNode[] = [tree];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const pos = node.position;
+    if (pos && (node.type === "heading" || node.type === "code" || node.type === "html" || node.type === "yaml" || node.type === "toml")) {
+      const l0 = orig[pos.start.line - 1];
+      const l1 = orig[pos.end.line - 1];
+      if (node.type === "heading") out.headings.push({ line: l0, endLine: l1, depth: node.depth ?? 1 });
+      else if (node.type === "yaml" || node.type === "toml") out.frontMatter = [l0, l1];
+      else out.code.push([l0, l1]);
+      continue;
     }
+    if (node.children) for (let k = node.children.length - 1; k >= 0; k--) stack.push(node.children[k]);
   }
-  headings.sort((a, b) => a.start - b.start);
+  out.headings.sort((a, b) => a.line - b.line);
+  out.code.sort((a, b) => a[0] - b[0]);
+  return out;
+}
+
+/**
+ * Finds headings, code blocks, front matter and paragraph markers "(a) …" of a markdown text.
+ * With `engine: "auto"` a linear scan handles documents without nested block constructs and remark
+ * handles the rest; `"remark"` always uses remark.
+ */
+export function markdownStructure(text: string, lines: Lines, engine: MarkdownEngine = "auto"): Structure {
+  const { starts, ends } = lines;
+  const blocks = (engine === "auto" ? scanMarkdownFast(text, lines) : null) ?? scanMarkdownRemark(text, lines);
+  const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const headings: HeadingCandidate[] = blocks.headings.map((h) => {
+    const from = starts[h.line] + (h.line === 0 ? bom : 0);
+    return { start: from, headEnd: ends[h.endLine], title: headingTitle(text, lines, h.line, h.endLine), rank: h.depth };
+  });
+  const removed: Array<[number, number]> = [];
+  if (blocks.frontMatter) {
+    const [l0, l1] = blocks.frontMatter;
+    removed.push([starts[l0], l1 + 1 < starts.length ? starts[l1 + 1] : ends[l1]]);
+  }
+  const atomic: Array<[number, number]> = [];
+  const codeLine = new Uint8Array(starts.length);
+  for (const [l0, l1] of blocks.code) {
+    atomic.push([starts[l0], ends[l1]]);
+    for (let l = l0; l <= l1; l++) codeLine[l] = 1;
+  }
+  if (blocks.frontMatter) for (let l = blocks.frontMatter[0]; l <= blocks.frontMatter[1]; l++) codeLine[l] = 1;
   const markers: Marker[] = [];
   for (let i = 0; i < starts.length; i++) {
-    if (!plain[i] || codeLine[i] || text.charCodeAt(starts[i]) !== 40) continue;
-    const line = text.slice(starts[i], Math.min(ends[i], starts[i] + 200));
-    const m = PARAGRAPH_MARKER.exec(line);
+    if (codeLine[i] || text.charCodeAt(starts[i]) !== 40) continue;
+    const m = PARAGRAPH_MARKER.exec(text.slice(starts[i], Math.min(ends[i], starts[i] + 20)));
     if (m) markers.push({ start: starts[i], label: m[1], lineEnd: ends[i] });
   }
   return { headings, markers, removed, atomic };
 }
 
-function headingTitle(text: string, lines: Lines, l0: number, l1: number, col: number, plain: boolean[]): string {
+function headingTitle(text: string, lines: Lines, l0: number, l1: number): string {
   const { starts, ends } = lines;
-  const first = text.slice(starts[l0] + (plain[l0] ? 0 : col), ends[l0]).replace(/^\uFEFF/, "");
-  const atx = /^ {0,3}(#{1,6})(?:[ \t]+|$)/.exec(first);
-  if (atx) {
+  const first = text.slice(starts[l0], ends[l0]).replace(/^\uFEFF/, "");
+  const atx = /^(?:[ \t]*(?:>[ \t]?|[-+*][ \t]+|\d{1,9}[.)][ \t]+))*[ \t]*(#{1,6})(?:[ \t]+|$)/.exec(first);
+  if (atx && l0 === l1) {
     return first
       .slice(atx[0].length)
       .replace(/(^|[ \t]+)#+[ \t]*$/, "")
       .trim();
   }
   const parts: string[] = [];
-  for (let l = l0; l < l1; l++) parts.push(text.slice(starts[l] + (l === l0 && !plain[l] ? col : 0), ends[l]).replace(/^\s*(>\s?)*/, ""));
+  for (let l = l0; l < Math.max(l1, l0 + 1); l++) parts.push(text.slice(starts[l], ends[l]).replace(/^\s*(?:>[ \t]?|[-+*][ \t]+|\d{1,9}[.)][ \t]+)*/, ""));
   return parts.join(" ").replace(/\s+/g, " ").trim();
 }

@@ -13,7 +13,9 @@ export function looksLikeRfcText(text: string, lines: Lines): boolean {
     const line = text.slice(lines.starts[i], lines.ends[i]);
     if (HEADER.test(line) || FOOTER.test(line)) hits++;
   }
-  return hits >= 2;
+  if (hits >= 2) return true;
+  const head = text.slice(0, 3000);
+  return /^Request for Comments: \d{3,5}\b/m.test(head) && /^Abstract\s*$/m.test(head);
 }
 
 /**

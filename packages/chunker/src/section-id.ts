@@ -23,9 +23,11 @@ const DIVISION_WORDS: Record<string, string> = {
 };
 
 const SECTION_SIGN = /^§{1,2}\s*([0-9][0-9A-Za-z.\-–]*?)\.?(?=[\s\]—–:]|$)/;
+const SECTIONS_SIGN = /^§§\s*(\d\w*(?:\.\w+)*(?:\s*(?:,|and|to|through|–|-)\s*\d\w*(?:\.\w+)*)+)\.?(?=[\s\]]|$)/;
 const ARTICLE = /^(?:article|art\.?)\s+(\d+[a-z]?)(?=[\s.:—–-]|$)/i;
 const DIVISION =
   /^(title|subtitle|part|subpart|chapter|subchapter|division|book|schedule|appendix|annex|section|rule|regulation)\s+(\d+(?:\.\d+)*[A-Za-z]?|[IVXLCDM]+|[A-Z])\.?(?=[\s.:—–-]|$)/i;
+const APPENDIX_SUB = /^appendix\s+([A-Z](?:\.\d+)+)\.?(?=\s|$)/i;
 const DOTTED = /^(\d+(?:\.\d+)*)\.?(?=\s|$)/;
 const LETTERED = /^([A-Z](?:\.\d+)+)\.?(?=\s|$)/;
 const UNIT = /^((?:\d+(?:\.\d+)*\.?|[A-Z]+\s?\d+[A-Z]?\.)(?:[\w]*\.?)*(?:\(\w{1,4}\)\.?)+)(?=\s|$)/;
@@ -45,8 +47,14 @@ function uniq(id: string, aliases: string[]): string[] {
  * "CHAPTER II— …" → "Chapter II". Returns `null` when the heading carries no number. Never throws.
  */
 export function sectionIdFromHeading(heading: string): SectionIdentity | null {
-  const h = heading.replace(/^[\s\uFEFF]+/, "");
-  let m = SECTION_SIGN.exec(h);
+  const h = heading.replace(/^[\s\uFEFF[]+/, "");
+  let m = SECTIONS_SIGN.exec(h);
+  if (m) {
+    const nums = m[1].split(/\s*(?:,|and|to|through|–|-)\s*/).filter(Boolean);
+    const id = `§ ${m[1]}`;
+    return { id, aliases: uniq(id, [`§§ ${m[1]}`, ...nums.flatMap((n) => [`§ ${n}`, n])]) };
+  }
+  m = SECTION_SIGN.exec(h);
   if (m) {
     const n = m[1];
     return { id: `§ ${n}`, aliases: uniq(`§ ${n}`, [n, `§${n}`, `Section ${n}`, `section ${n}`, `Sec. ${n}`]) };
@@ -55,6 +63,11 @@ export function sectionIdFromHeading(heading: string): SectionIdentity | null {
   if (m) {
     const n = m[1];
     return { id: `Article ${n}`, aliases: uniq(`Article ${n}`, [`Art. ${n}`, `Art ${n}`, `article ${n}`, n]) };
+  }
+  m = APPENDIX_SUB.exec(h);
+  if (m) {
+    const n = m[1];
+    return { id: `Appendix ${n}`, aliases: uniq(`Appendix ${n}`, [n, `${n}.`, `Section ${n}`, `appendix ${n}`]) };
   }
   m = DIVISION.exec(h);
   if (m) {

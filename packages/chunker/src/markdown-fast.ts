@@ -1,0 +1,147 @@
+import type { Lines } from "./lines.js";
+
+/** A heading found by a markdown scanner, in line numbers (0-based, inclusive). */
+export interface LineHeading {
+  line: number;
+  endLine: number;
+  depth: number;
+}
+
+/** What a markdown scanner found, in line numbers. */
+export interface LineBlocks {
+  headings: LineHeading[];
+  /** Inclusive line ranges of code blocks. */
+  code: Array<[number, number]>;
+  /** Inclusive line range of front matter. */
+  frontMatter?: [number, number];
+}
+
+const FENCE = /^(`{3,}|~{3,})(.*)$/;
+const ATX = /^(#{1,6})(?:[ \t]|$)/;
+const SETEXT = /^(=+|-+)[ \t]*$/;
+const THEMATIC = /^([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+const CONTAINER = /^(?:>|[-+*](?=[ \t]|$)|(\d{1,9})[.)](?=[ \t]|$))[ \t]*/;
+const SUSPICIOUS = /^(?:#|`{3}|~{3}|>|[-+*](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|<|=+[ \t]*$|-+[ \t]*$)/;
+
+/**
+ * Linear CommonMark block scan for documents without nested block constructs: ATX and setext
+ * headings, fenced and indented code, front matter, thematic breaks, simple lists and block quotes.
+ * Returns `null` when it meets something only a full parser decides (HTML blocks, link reference
+ * definitions, headings or fences inside containers, tab indentation); the caller then uses remark.
+ */
+export function scanMarkdownFast(text: string, lines: Lines): LineBlocks | null {
+  const { starts, ends } = lines;
+  const n = starts.length;
+  const headings: LineHeading[] = [];
+  const code: Array<[number, number]> = [];
+  let frontMatter: [number, number] | undefined;
+  let first = 0;
+  const line0 = text.slice(starts[0], ends[0]).replace(/^\uFEFF/, "");
+  if (/^(---|\+\+\+)[ \t]*$/.test(line0)) {
+    const fence = line0.trim();
+    for (let i = 1; i < n; i++) {
+      if (text.slice(starts[i], ends[i]).trimEnd() === fence) {
+        frontMatter = [0, i];
+        first = i + 1;
+        break;
+      }
+    }
+  }
+  let fence: { char: string; len: number; start: number } | null = null;
+  let para = false;
+  let lazy = false;
+  let paraStart = 0;
+  let container = false;
+  let prevBlank = true;
+  let codeStart = -1;
+  const closeIndented = (i: number): void => {
+    if (codeStart >= 0) code.push([codeStart, i - 1]);
+    codeStart = -1;
+  };
+  for (let i = first; i < n; i++) {
+    let raw = text.slice(starts[i], Math.min(ends[i], starts[i] + 400));
+    if (i === 0) raw = raw.replace(/^\uFEFF/, "");
+    if (fence) {
+      const m = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(raw);
+      if (m && m[1][0] === fence.char && m[1].length >= fence.len) {
+        code.push([fence.start, i]);
+        fence = null;
+      }
+      continue;
+    }
+    let indent = 0;
+    while (indent < raw.length && raw.charCodeAt(indent) === 32) indent++;
+    if (raw.charCodeAt(indent) === 9) return null;
+    if (indent === raw.length || /^[ \t]*$/.test(raw)) {
+      para = false;
+      prevBlank = true;
+      continue;
+    }
+    const t = raw.slice(indent);
+    if (indent >= 4) {
+      if (para) {
+        prevBlank = false;
+        continue;
+      }
+      if (container) {
+        if (SUSPICIOUS.test(t)) return null;
+        prevBlank = false;
+        continue;
+      }
+      if (codeStart < 0) codeStart = i;
+      prevBlank = false;
+      continue;
+    }
+    if (codeStart >= 0) closeIndented(i);
+    const wasBlank = prevBlank;
+    prevBlank = false;
+    if (container && indent > 0 && (SETEXT.test(t) || /^(`{3}|~{3}|#)/.test(t))) return null;
+    const f = FENCE.exec(t);
+    if (f && !(f[1][0] === "`" && f[2].includes("`"))) {
+      fence = { char: f[1][0], len: f[1].length, start: i };
+      para = false;
+      continue;
+    }
+    const atx = ATX.exec(t);
+    if (atx) {
+      headings.push({ line: i, endLine: i, depth: atx[1].length });
+      para = false;
+      if (indent === 0) container = false;
+      continue;
+    }
+    if (para && !lazy && SETEXT.test(t)) {
+      headings.push({ line: paraStart, endLine: i, depth: t[0] === "=" ? 1 : 2 });
+      para = false;
+      continue;
+    }
+    if (THEMATIC.test(t)) {
+      para = false;
+      if (indent === 0) container = false;
+      continue;
+    }
+    if (t[0] === "<" || /^\[[^\]]+\]:/.test(t)) return null;
+    const c = CONTAINER.exec(t);
+    const rest = c ? t.slice(c[0].length) : "";
+    const interrupts = c && (!para || t[0] === ">" || (rest.length > 0 && (c[1] === undefined || c[1] === "1")));
+    if (c && interrupts) {
+      if (SUSPICIOUS.test(rest)) return null;
+      container = true;
+      para = rest.length > 0;
+      lazy = true;
+      paraStart = i;
+      continue;
+    }
+    if (!para) {
+      para = true;
+      paraStart = i;
+      if (container && (indent > 0 || !wasBlank)) lazy = true;
+      else {
+        container = false;
+        lazy = false;
+      }
+    }
+  }
+  if (fence) code.push([fence.start, n - 1]);
+  if (codeStart >= 0) closeIndented(n);
+  return { headings, code, frontMatter };
+}
