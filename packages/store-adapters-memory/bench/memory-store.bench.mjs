@@ -28,13 +28,16 @@ const queries = Array.from({ length: 50 }, randomVector);
 for (const q of queries.slice(0, 5)) await store.vectorSearch({ vector: q, topK: 10 });
 for (const [label, filter] of [["unfiltered", undefined], ["filter 5/50 sources", { sourcePaths: ["doc1.md", "doc2.md", "doc3.md", "doc4.md", "doc5.md"] }]]) {
   const times = [];
+  const cpu = process.cpuUsage();
   for (const q of queries) {
     const s = performance.now();
     await store.vectorSearch({ vector: q, topK: 10, filter });
     times.push(performance.now() - s);
   }
+  const used = process.cpuUsage(cpu);
   times.sort((a, b) => a - b);
-  console.log(`vectorSearch top-10 ${label}: median ${times[25].toFixed(2)} ms, p95 ${times[47].toFixed(2)} ms`);
+  const cpuMs = (used.user + used.system) / 1000 / queries.length;
+  console.log(`vectorSearch top-10 ${label}: wall median ${times[25].toFixed(2)} ms, p95 ${times[47].toFixed(2)} ms; CPU ${cpuMs.toFixed(2)} ms/query`);
 }
 
 const dir = mkdtempSync(join(tmpdir(), "hierdoc-bench-"));
@@ -48,9 +51,11 @@ try {
   console.log(`flush 10k full records: ${ms(t)} ms`);
   await persisted.close();
   t = performance.now();
+  const cpu = process.cpuUsage();
   const reopened = new MemoryStore({ dir });
   await reopened.open({ embedderId: "bench", dimensions: dims });
-  console.log(`open (load + verify checksums) 10k full records: ${ms(t)} ms, count ${await reopened.count()}`);
+  const used = process.cpuUsage(cpu);
+  console.log(`open (load + verify checksums) 10k full records: wall ${ms(t)} ms, CPU ${((used.user + used.system) / 1000).toFixed(1)} ms, count ${await reopened.count()}`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
