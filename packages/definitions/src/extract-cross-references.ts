@@ -1,6 +1,6 @@
 import type { Chunk, ConvertedDocument, CrossReference, Section } from "@hierdoc/core";
 import { DocumentMap, paragraphs } from "./document-map.js";
-import { BRACKET_BEFORE, CITATION, CODE_CITATION, kindOf, splitIds, type CitationKind } from "./citation-grammar.js";
+import { BARE_CITATION, BRACKET_BEFORE, CITATION, CODE_CITATION, kindOf, splitIds, type CitationKind } from "./citation-grammar.js";
 
 /** A cross-reference with where it occurs: the chunk and `[start, end)` of the citing text. */
 export type LocatedCrossReference = CrossReference & { chunkId: string; start: number; end: number };
@@ -25,6 +25,17 @@ function canonical(kind: CitationKind, id: string, sectionStyle: string): string
   const clean = id.replace(/\s+\(/g, "(");
   if (PREFIX[kind]) return `${PREFIX[kind]}${clean}`;
   return `${sectionStyle}${clean}`;
+}
+
+/** "9.1.1(3) or (4)" → "9.1.1(3)", "9.1.1(4)": a bracketed id alone continues the previous number. */
+function expandRelativeIds(ids: string[]): string[] {
+  const out: string[] = [];
+  for (const id of ids) {
+    const prev = out[out.length - 1];
+    if (id.startsWith("(") && prev) out.push(prev.replace(/\([^()]*\)$/, "") + id.replace(/\s+/g, ""));
+    else out.push(id);
+  }
+  return out;
 }
 
 const TABLE_ROW = /^\s*\|(.*)\|\s*$/;
@@ -114,7 +125,7 @@ export function extractCrossReferences(doc: ConvertedDocument, sections: Section
       if (taken.some(([a, b]) => at < b && at + m[0].length > a)) continue;
       const g = m.groups ?? {};
       const kind = kindOf(g.kind);
-      const ids = splitIds(g.ids);
+      const ids = kind === "relative" ? splitIds(g.ids) : expandRelativeIds(splitIds(g.ids));
       const before = BRACKET_BEFORE.exec(para.text.slice(Math.max(0, at - 60), at));
       const cited =
         g.bracket ?? g.rfc?.replace(/\s+/, " ") ?? g.law ?? g.code ?? g.code2?.replace(/^of\s+(?:the\s+)?/, "") ?? before?.[1];
@@ -154,6 +165,14 @@ export function extractCrossReferences(doc: ConvertedDocument, sections: Section
         refs = ids.map((id) => ({ text, targetSectionId: canonical(kind, id, sectionStyle), external: false }));
       }
       emit(at, m[0].trimEnd().length, refs);
+    }
+    if (doc.format !== "text") continue;
+    for (const m of para.text.matchAll(BARE_CITATION)) {
+      const at = m.index ?? 0;
+      if (taken.some(([a, b]) => at < b && at + m[0].length > a)) continue;
+      const text = m[0].trim();
+      const ids = expandRelativeIds(splitIds(m.groups?.ids ?? ""));
+      emit(at, m[0].trimEnd().length, ids.map((id) => ({ text, targetSectionId: canonical("section", id, sectionStyle), external: false })));
     }
   }
   return out;

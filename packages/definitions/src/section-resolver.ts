@@ -19,6 +19,9 @@ const TYPED = /^(article|art\.?|chapter|part|appendix|app\.?|annex|schedule|titl
 const UNTYPED = /^(?:§+|sections?|secs?\.?|rules?|r\.|regulations?|clauses?)/i;
 const TYPE_NAMES: Record<string, string> = { "art.": "article", art: "article", "app.": "appendix", app: "appendix" };
 
+/** Leading container components of compound unit ids ("Part 6.Chapter 2.50.(3)", "APP4.A4.3.6"). */
+const CONTAINER_PREFIX = /^(?:(?:part|chapter|app|appendix|schedule|annex|section)\s?[\dA-Z]+\.\s?)+(?=\S)/i;
+
 /** Normalises a section id or citation to a type ("article", "chapter", … or null) and a bare id. */
 export function sectionKey(id: string): Key {
   let s = id.toLowerCase().replace(/\s+/g, "").replace(/[–—]/g, "-");
@@ -58,6 +61,8 @@ function namesSource(cited: string, sourcePath: string): boolean {
  */
 export class SectionResolver {
   private readonly byBare = new Map<string, Array<{ entry: ResolverEntry; type: string | null }>>();
+  /** First unit (in entry order) under an id that is not itself a section: "19.10.1" → "19.10.1.(1)". */
+  private readonly firstChild = new Map<string, Array<{ entry: ResolverEntry; type: string | null }>>();
 
   /** @throws HierdocError E_INVALID_ARGUMENT when an entry has no sourcePath or sectionId. */
   constructor(entries: ResolverEntry[]) {
@@ -69,7 +74,8 @@ export class SectionResolver {
       }
       const seen = new Set<string>();
       const own = sectionKey(entry.sectionId).type;
-      for (const id of [entry.sectionId, ...entry.aliases]) {
+      const tails = [entry.sectionId, ...entry.aliases].map((id) => id.replace(CONTAINER_PREFIX, "")).filter((t) => t);
+      for (const id of [entry.sectionId, ...entry.aliases, ...tails]) {
         const key = sectionKey(id);
         key.type ??= own;
         if (!key.bare || seen.has(`${key.type}:${key.bare}`)) continue;
@@ -77,6 +83,12 @@ export class SectionResolver {
         const list = this.byBare.get(key.bare) ?? [];
         list.push({ entry, type: key.type });
         this.byBare.set(key.bare, list);
+        for (let cut = key.bare.lastIndexOf("("); cut > 0; cut = key.bare.lastIndexOf("(", cut - 1)) {
+          const parent = key.bare.slice(0, cut);
+          const children = this.firstChild.get(parent) ?? [];
+          if (!children.some((c) => c.entry.sourcePath === entry.sourcePath)) children.push({ entry, type: key.type });
+          this.firstChild.set(parent, children);
+        }
       }
     }
   }
@@ -92,10 +104,10 @@ export class SectionResolver {
       const key = sectionKey(target);
       const accept = (src: string) =>
         ref.external ? !!ref.citedDocument && namesSource(ref.citedDocument, src) : src === fromSourcePath;
+      const fits = (c: { entry: ResolverEntry; type: string | null }) =>
+        accept(c.entry.sourcePath) && (key.type === null || c.type === null || c.type === key.type);
       for (const bare of broader(key.bare)) {
-        const hit = (this.byBare.get(bare) ?? []).find(
-          (c) => accept(c.entry.sourcePath) && (key.type === null || c.type === null || c.type === key.type),
-        );
+        const hit = (this.byBare.get(bare) ?? []).find(fits) ?? (this.firstChild.get(bare) ?? []).find(fits);
         if (hit) {
           return { ...ref, targetSectionId: hit.entry.sectionId, targetChunkId: hit.entry.chunkId, external: false };
         }

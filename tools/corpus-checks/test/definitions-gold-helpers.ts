@@ -46,9 +46,15 @@ function headingId(h: string): string {
   return h;
 }
 
+/** A plain-text unit line: "2.1.1.(1)<TAB>…", "PART 5.12.3.1.Guidance.4<TAB>…", "APP4.A4.9.5 …". */
+const TEXT_UNIT = /^((?:PART|Part)\s+[\w.()]+|APP\d+[\w.()]*|\d+[\w.()]*(?:\.Guidance[^\t]*)?)[\t ]/gm;
+
 function fallbackParse(doc: ConvertedDocument): { sections: Section[]; chunks: Chunk[] } {
-  const heads: Array<{ level: number; title: string; start: number }> = [];
-  for (const m of doc.text.matchAll(/^(#{1,6})\s+(.*?)\s*$/gm)) {
+  const heads: Array<{ level: number; title: string; start: number; id?: string }> = [];
+  if (doc.format === "text") {
+    for (const m of doc.text.matchAll(TEXT_UNIT)) heads.push({ level: 1, title: m[1], start: m.index ?? 0, id: m[1] });
+  }
+  for (const m of doc.format === "markdown" ? doc.text.matchAll(/^(#{1,6})\s+(.*?)\s*$/gm) : []) {
     heads.push({ level: m[1].length, title: m[2], start: m.index ?? 0 });
   }
   const sections: Section[] = [];
@@ -63,7 +69,7 @@ function fallbackParse(doc: ConvertedDocument): { sections: Section[]; chunks: C
     }
     while (stack.length && stack[stack.length - 1].level >= h.level) stack.pop();
     const s: Section = {
-      sectionId: headingId(h.title),
+      sectionId: h.id ?? headingId(h.title),
       aliases: [],
       title: h.title,
       level: h.level,

@@ -58,7 +58,7 @@ d(`cross-references against gold annotations (${parserName})${skipReason}`, () =
       const doc = loadDoc(`uscode/md/usc${t}.md`, "markdown");
       const { sections, chunks } = parse(doc);
       const refs = extractCrossReferences(doc, sections, chunks).filter((r) => r.external);
-      const found = refs.map((r) => `${r.fromSectionId}>${r.citedDocument}>${r.targetSectionId.replace(/\(.*$/, "")}`);
+      const found = refs.map((r) => `${r.fromSectionId}>${r.citedDocument}>${(r.targetSectionId ?? "").replace(/\(.*$/, "")}`);
       const tp = matchPairs(gold, found);
       out[`usc${t}`] = { gold: gold.length, tp };
       goldAll += gold.length;
