@@ -109,7 +109,13 @@ export function decodeText(path: string, bytes: Uint8Array): string {
     if (looksBinary(bytes) || bytes.indexOf(0, start) !== -1) {
       throw fileError("E_INPUT_BINARY", path, "binary content (NUL or control bytes); not a text file");
     }
-    const bad = findInvalidUtf8(bytes, start);
+    let decoded: string | undefined;
+    try {
+      decoded = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes.subarray(start));
+    } catch {
+      decoded = undefined;
+    }
+    const bad = decoded === undefined ? findInvalidUtf8(bytes, start) : -1;
     if (bad !== -1) {
       const { line, column } = lineAndColumn(bytes, bad);
       const hex = Array.from(bytes.subarray(bad, Math.min(bad + 4, bytes.length)), (b) =>
@@ -122,7 +128,7 @@ export function decodeText(path: string, bytes: Uint8Array): string {
         { details: { offset: bad, line, column, encoding: "utf-8" } },
       );
     }
-    text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes.subarray(start));
+    text = decoded ?? new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes.subarray(start));
   }
   if (text.trim() === "") throw fileError("E_INPUT_EMPTY", path, "the file is empty or contains only whitespace");
   return text;
