@@ -1,6 +1,6 @@
 import { HierdocError } from "@hierdoc/core";
 import { averagePrecisionAtK, dedupe, ndcgAtK } from "./metrics.js";
-import { createProjector, splitUnitKey } from "./projection.js";
+import { createProjector, splitUnitKey, type Projector } from "./projection.js";
 import { countWords, pyRound } from "./python-compat.js";
 import type { Qrels } from "./qrels.js";
 import { toRun, type RunInput, type RunResult } from "./run.js";
@@ -9,6 +9,8 @@ import { toRun, type RunInput, type RunResult } from "./run.js";
 export interface EvaluateOptions {
   /** Cut-off and passage budget (default 10). */
   k?: number;
+  /** A projector made by `createProjector(qrels)` for this same qrels, reused across runs (saves ~1 s on ObliQA). */
+  projector?: Projector;
 }
 
 /** Averages over all qrels queries (a query missing from the run scores 0). */
@@ -97,7 +99,7 @@ function num(v: unknown): number | null {
 export function evaluateRun(qrels: Qrels, run: RunInput, options: EvaluateOptions = {}): EvaluationReport {
   const k = options.k ?? 10;
   if (!Number.isInteger(k) || k < 1) throw new HierdocError("E_INVALID_ARGUMENT", `k must be a positive integer, got ${k}`);
-  const projector = createProjector(qrels);
+  const projector = options.projector ?? createProjector(qrels);
   const runs = toRun(run);
   let rec = 0, prec = 0, mapk = 0, mrr = 0, ndcg = 0, crec = 0, words = 0, missing = 0;
   const perQuery: QueryEvaluation[] = [];

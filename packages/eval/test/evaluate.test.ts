@@ -1,4 +1,4 @@
-import { evaluateRun, parseQrels, toScorerJson, type Qrels, type RunResult } from "@hierdoc/eval";
+import { createProjector, evaluateRun, parseQrels, toScorerJson, type Qrels, type RunResult } from "@hierdoc/eval";
 
 const A1 = "The operator must keep records of every client transaction for six years.";
 const A2 = "Records must be made available to the Regulator on request without delay.";
@@ -113,6 +113,15 @@ describe("evaluateRun: passage projection", () => {
   it("a later run entry for the same query id wins", () => {
     const q = qrels([{ id: "q1", gold: [{ doc: "A", passage: "a1" }] }]);
     expect(evaluateRun(q, [{ id: "q1", results: [inA(A1)] }, { id: "q1", results: [] }]).metrics.recall).toBe(0);
+  });
+
+  it("a reused projector gives the same report", () => {
+    const q = qrels([{ id: "q2", gold: [{ doc: "A", passage: "a4" }, { doc: "B", passage: "b1" }] }]);
+    const run = [{ id: "q2", results: [noise, inA(A1), inB(B1)] }];
+    const projector = createProjector(q);
+    expect(evaluateRun(q, run, { projector })).toEqual(evaluateRun(q, run));
+    expect(projector.docOf("x/beta.txt")).toBe("B");
+    expect(projector.docOf("")).toBe("A");
   });
 
   it("rejects k < 1", () => {
