@@ -34,7 +34,8 @@ const PARTS = /[\p{L}\p{N}\p{M}]+/gu;
 const CAMEL = /[\p{Ll}\p{N}][\p{Lu}]|[\p{Lu}][\p{Lu}][\p{Ll}]/u;
 const CAMEL_SPLIT = /[\p{Lu}]?[\p{Ll}\p{M}]+|[\p{Lu}]+(?![\p{Ll}])|[\p{N}]+/gu;
 const ASCII_LETTERS = /^[a-z]+$/;
-const STEM_CACHE_LIMIT = 500_000;
+const WORD_CACHE_LIMIT = 500_000;
+const COMPOUND = /[._(]/;
 
 /**
  * The default analyzer: Unicode word tokens, lowercased; section-id and identifier tokens
@@ -45,7 +46,7 @@ export class StandardAnalyzer implements Analyzer {
   readonly id: string;
   private readonly stem: boolean;
   private readonly stop: boolean;
-  private readonly stemCache = new Map<string, string>();
+  private readonly wordCache = new Map<string, string | string[] | null>();
 
   constructor(options: { stem?: boolean; stopWords?: boolean } = {}) {
     this.stem = options.stem ?? true;
@@ -56,12 +57,14 @@ export class StandardAnalyzer implements Analyzer {
   analyze(text: string): AnalyzedText {
     const tokens: string[] = [];
     let length = 0;
-    for (const match of text.matchAll(WORD_RUN)) {
+    WORD_RUN.lastIndex = 0;
+    let match: RegExpExecArray | null;
+    while ((match = WORD_RUN.exec(text)) !== null) {
       const raw = match[0];
       const before = tokens.length;
-      if (raw.length > 1 && /[._(]/.test(raw)) {
+      if (raw.length > 1 && COMPOUND.test(raw)) {
         tokens.push(raw.toLowerCase().replace(/\.\(/g, "("));
-        for (const part of raw.matchAll(PARTS)) this.word(part[0], tokens);
+        for (const part of raw.match(PARTS) ?? []) this.word(part, tokens);
       } else {
         this.word(raw, tokens);
       }
@@ -70,29 +73,30 @@ export class StandardAnalyzer implements Analyzer {
     return { tokens, length };
   }
 
+  /** Appends the terms of one word (cached per surface form: stop word, camelCase parts, stem). */
   private word(raw: string, out: string[]): void {
-    const lower = raw.toLowerCase();
-    if (lower !== raw && raw.length > 2 && CAMEL.test(raw)) {
-      out.push(lower);
-      for (const part of raw.matchAll(CAMEL_SPLIT)) this.plain(part[0].toLowerCase(), out);
-      return;
+    let cached = this.wordCache.get(raw);
+    if (cached === undefined) {
+      const terms: string[] = [];
+      const lower = raw.toLowerCase();
+      if (lower !== raw && raw.length > 2 && CAMEL.test(raw)) {
+        terms.push(lower);
+        for (const part of raw.match(CAMEL_SPLIT) ?? []) this.plain(part.toLowerCase(), terms);
+      } else {
+        this.plain(lower, terms);
+      }
+      cached = terms.length === 0 ? null : terms.length === 1 ? terms[0] : terms;
+      if (this.wordCache.size >= WORD_CACHE_LIMIT) this.wordCache.clear();
+      this.wordCache.set(raw, cached);
     }
-    this.plain(lower, out);
+    if (cached === null) return;
+    if (typeof cached === "string") out.push(cached);
+    else for (const t of cached) out.push(t);
   }
 
   private plain(word: string, out: string[]): void {
     if (this.stop && ENGLISH_STOP_WORDS.has(word)) return;
-    if (!this.stem || word.length < 3 || !ASCII_LETTERS.test(word)) {
-      out.push(word);
-      return;
-    }
-    let stemmed = this.stemCache.get(word);
-    if (stemmed === undefined) {
-      stemmed = stemmer(word);
-      if (this.stemCache.size >= STEM_CACHE_LIMIT) this.stemCache.clear();
-      this.stemCache.set(word, stemmed);
-    }
-    out.push(stemmed);
+    out.push(this.stem && word.length >= 3 && ASCII_LETTERS.test(word) ? stemmer(word) : word);
   }
 }
 

@@ -3,6 +3,7 @@ import { HierdocError } from "@hierdoc/core";
 import { type Analyzer, type AnalyzerOptions, createAnalyzer } from "./analyzer.js";
 import { readBm25File, writeBm25File, type Bm25Snapshot } from "./bm25-file.js";
 import { appendPosting, growU32, growU8, newPostings, type Postings } from "./postings.js";
+import { type QueryTerm, type ScoringContext, scoreTerms } from "./bm25-scoring.js";
 import { TopK } from "./top-k.js";
 
 /**
@@ -67,6 +68,13 @@ export class Bm25Index implements KeywordIndex {
   private termIds = new Map<string, number>();
   private terms: string[] = [];
   private df: Uint32Array<ArrayBufferLike> = new Uint32Array(16);
+  private tfScratch: Uint32Array<ArrayBufferLike> = new Uint32Array(16);
+  /** Per term: largest tf and shortest document length ever indexed (valid bounds; tightened on compaction). */
+  private maxTf: Uint32Array<ArrayBufferLike> = new Uint32Array(16);
+  private minLen: Uint32Array<ArrayBufferLike> = new Uint32Array(16);
+  private norms = new Float64Array(0);
+  private normsAvgdl = NaN;
+  private normsSlots = 0;
   private postings: Postings[] = [];
 
   private okapiIdf: Float64Array | null = null;
@@ -101,18 +109,18 @@ export class Bm25Index implements KeywordIndex {
       const old = this.slotOf.get(doc.id);
       if (old !== undefined) this.removeSlot(old);
       const { tokens, length } = this.analyzer.analyze(doc.text);
-      const counts = new Map<number, number>();
+      const seen: number[] = [];
       for (const token of tokens) {
         let t = this.termIds.get(token);
         if (t === undefined) t = this.newTerm(token);
-        counts.set(t, (counts.get(t) ?? 0) + 1);
+        if (this.tfScratch[t]++ === 0) seen.push(t);
       }
-      const ts = new Uint32Array(counts.size);
-      const fs = new Uint32Array(counts.size);
-      let i = 0;
-      for (const [t, f] of counts) {
-        ts[i] = t;
-        fs[i++] = f;
+      const ts = new Uint32Array(seen.length);
+      const fs = new Uint32Array(seen.length);
+      for (let i = 0; i < seen.length; i++) {
+        ts[i] = seen[i];
+        fs[i] = this.tfScratch[seen[i]];
+        this.tfScratch[seen[i]] = 0;
       }
       this.addSlot(doc.id, doc.sourcePath, length, ts, fs);
     }
@@ -165,7 +173,7 @@ export class Bm25Index implements KeywordIndex {
   searchSync(query: string, options: KeywordSearchOptions): ScoredId[] {
     const topK = Math.floor(options.topK);
     if (!(topK > 0) || this.liveCount === 0) return [];
-    const touched = this.accumulate(this.analyzer.analyze(query).tokens, options.allowIds);
+    const touched = this.accumulate(this.analyzer.analyze(query).tokens, options.allowIds, topK);
     const heap = new TopK(topK);
     for (const slot of touched) heap.push(this.scratch[slot], slot);
     return heap.sorted().map(({ slot, score }) => ({ id: this.ids[slot], score }));
@@ -186,9 +194,7 @@ export class Bm25Index implements KeywordIndex {
   idf(term: string): number {
     const t = this.termIds.get(term);
     if (t === undefined || this.df[t] === 0) return 0;
-    if (this.variant === "okapi") return this.okapiIdfTable()[t];
-    const n = this.df[t];
-    return Math.log(1 + (this.liveCount - n + 0.5) / (n + 0.5));
+    return this.termIdf(t);
   }
 
   /**
@@ -223,6 +229,10 @@ export class Bm25Index implements KeywordIndex {
     this.terms.push(token);
     this.termIds.set(token, t);
     this.df = growU32(this.df, t + 1);
+    this.tfScratch = growU32(this.tfScratch, t + 1);
+    this.maxTf = growU32(this.maxTf, t + 1);
+    this.minLen = growU32(this.minLen, t + 1);
+    this.minLen[t] = 0xffffffff;
     this.postings.push(newPostings(2));
     return t;
   }
@@ -238,8 +248,11 @@ export class Bm25Index implements KeywordIndex {
     this.docTerms.push(ts);
     this.docTfs.push(fs);
     for (let i = 0; i < ts.length; i++) {
-      this.df[ts[i]]++;
-      appendPosting(this.postings[ts[i]], slot, fs[i]);
+      const t = ts[i];
+      this.df[t]++;
+      appendPosting(this.postings[t], slot, fs[i]);
+      if (fs[i] > this.maxTf[t]) this.maxTf[t] = fs[i];
+      if (length < this.minLen[t]) this.minLen[t] = length;
     }
     this.slotOf.set(id, slot);
     this.liveCount++;
@@ -286,19 +299,22 @@ export class Bm25Index implements KeywordIndex {
     return idf;
   }
 
-  /** Adds each query token's contribution into `scratch`; returns the slots touched. */
-  private accumulate(tokens: string[], allowIds: ReadonlySet<string> | undefined): number[] {
+  /**
+   * Scores the query tokens into `scratch` and returns the slots scored. `k` null: every matching slot,
+   * tokens in query order (rank_bm25's summation order); else MaxScore-pruned for a top-k.
+   */
+  private accumulate(tokens: string[], allowIds: ReadonlySet<string> | undefined, k: number | null = null): number[] {
     const slots = this.ids.length;
+    if (this.liveCount === 0) return [];
     if (this.scratch.length < slots) {
-      this.scratch = new Float64Array(this.ids.length + 1024);
-      this.stamp = new Uint32Array(this.ids.length + 1024);
+      this.scratch = new Float64Array(slots + 1024);
+      this.stamp = new Uint32Array(slots + 1024);
       this.stampGen = 0;
     }
     if (++this.stampGen === 0xffffffff) {
       this.stamp.fill(0);
       this.stampGen = 1;
     }
-    const gen = this.stampGen;
     let mask: Uint8Array | null = null;
     if (allowIds) {
       mask = new Uint8Array(slots);
@@ -307,36 +323,54 @@ export class Bm25Index implements KeywordIndex {
         if (s !== undefined) mask[s] = 1;
       }
     }
-    const touched: number[] = [];
-    if (this.liveCount === 0) return touched;
-    const { k1, b, live, lens, scratch, stamp } = this;
-    const avgdl = this.totalLen / this.liveCount;
-    const okapi = this.variant === "okapi";
-    const idfTable = okapi ? this.okapiIdfTable() : null;
+    const terms: QueryTerm[] = [];
+    const byTerm = new Map<number, QueryTerm>();
     for (const token of tokens) {
       const t = this.termIds.get(token);
       if (t === undefined || this.df[t] === 0) continue;
-      const n = this.df[t];
-      const idf = idfTable ? idfTable[t] : Math.log(1 + (this.liveCount - n + 0.5) / (n + 0.5));
-      const p = this.postings[t];
-      const { docs, tfs } = p;
-      for (let i = 0; i < p.n; i++) {
-        const d = docs[i];
-        if (!live[d] || (mask && !mask[d])) continue;
-        const tf = tfs[i];
-        const dl = lens[d];
-        const w = okapi
-          ? idf * ((tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * dl) / avgdl)))
-          : idf * (tf / (tf + k1 * (1 - b + (b * dl) / avgdl)));
-        if (stamp[d] !== gen) {
-          stamp[d] = gen;
-          scratch[d] = 0;
-          touched.push(d);
-        }
-        scratch[d] += w;
+      const idf = this.termIdf(t);
+      const existing = k !== null ? byTerm.get(t) : undefined;
+      if (existing) {
+        existing.weight += idf;
+        existing.bound += idf * this.termFactor(t);
+        continue;
       }
+      const term = { postings: this.postings[t], weight: idf, bound: idf * this.termFactor(t) };
+      byTerm.set(t, term);
+      terms.push(term);
     }
-    return touched;
+    const ctx: ScoringContext = {
+      norms: this.normTable(), tfMul: this.variant === "okapi" ? this.k1 + 1 : 1, live: this.dead > 0 ? this.live : null,
+      mask, scratch: this.scratch, stamp: this.stamp, gen: this.stampGen,
+    };
+    return scoreTerms(ctx, terms, k);
+  }
+
+  /** Upper bound of tf·mul/(tf + norm) for a term: its largest tf over its shortest document. */
+  private termFactor(t: number): number {
+    const tf = this.maxTf[t];
+    const mul = this.variant === "okapi" ? this.k1 + 1 : 1;
+    const norm = this.k1 * (1 - this.b + (this.b * this.minLen[t]) / (this.totalLen / this.liveCount));
+    return (tf * mul) / (tf + norm);
+  }
+
+  private termIdf(t: number): number {
+    if (this.variant === "okapi") return this.okapiIdfTable()[t];
+    const n = this.df[t];
+    return Math.log(1 + (this.liveCount - n + 0.5) / (n + 0.5));
+  }
+
+  /** k1 · (1 − b + b · dl / avgdl) per slot, recomputed when avgdl changed since the last search. */
+  private normTable(): Float64Array {
+    const avgdl = this.totalLen / this.liveCount;
+    const slots = this.ids.length;
+    if (avgdl === this.normsAvgdl && this.normsSlots === slots) return this.norms;
+    if (this.norms.length < slots) this.norms = new Float64Array(slots + 1024);
+    const { k1, b, lens, norms } = this;
+    for (let d = 0; d < slots; d++) norms[d] = k1 * (1 - b + (b * lens[d]) / avgdl);
+    this.normsAvgdl = avgdl;
+    this.normsSlots = slots;
+    return norms;
   }
 
   private snapshot(): Bm25Snapshot {
@@ -388,19 +422,27 @@ export class Bm25Index implements KeywordIndex {
     this.termIds = new Map();
     for (let t = 0; t < snap.terms.length; t++) this.termIds.set(snap.terms[t], t);
     this.df = new Uint32Array(snap.terms.length + 16);
+    this.tfScratch = new Uint32Array(snap.terms.length + 16);
+    this.maxTf = new Uint32Array(snap.terms.length + 16);
+    this.minLen = new Uint32Array(snap.terms.length + 16).fill(0xffffffff);
+    this.normsAvgdl = NaN;
     for (const ts of snap.docTerms) for (let i = 0; i < ts.length; i++) this.df[ts[i]]++;
     this.postings = [];
     for (let t = 0; t < snap.terms.length; t++) {
-      const cap = this.df[t] + 2;
+      const cap = this.df[t] + (this.df[t] >>> 3) + 2;
       this.postings.push({ docs: new Uint32Array(cap), tfs: new Uint32Array(cap), n: 0 });
     }
     for (let s = 0; s < n; s++) {
       const ts = snap.docTerms[s];
       const fs = snap.docTfs[s];
+      const len = this.lens[s];
       for (let i = 0; i < ts.length; i++) {
-        const p = this.postings[ts[i]];
+        const t = ts[i];
+        const p = this.postings[t];
         p.docs[p.n] = s;
         p.tfs[p.n++] = fs[i];
+        if (fs[i] > this.maxTf[t]) this.maxTf[t] = fs[i];
+        if (len < this.minLen[t]) this.minLen[t] = len;
       }
     }
     this.okapiIdf = null;

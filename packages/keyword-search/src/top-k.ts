@@ -21,7 +21,8 @@ export class TopK {
       this.up(this.n++);
       return;
     }
-    if (!this.better(score, slot, this.scores[0], this.slots[0])) return;
+    const worst = this.scores[0];
+    if (score < worst || (score === worst && slot > this.slots[0])) return;
     this.scores[0] = score;
     this.slots[0] = slot;
     this.down(0);
