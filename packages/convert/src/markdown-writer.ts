@@ -48,16 +48,13 @@ function escapeHeading(text: string): string {
 }
 
 /**
- * Escapes text so markdown reads it as a paragraph: a line that would start a heading, list, quote, fence or
- * thematic break is prefixed with a backslash. Paragraph labels such as `(a)` are left alone.
+ * Escapes the few line starts that would change a document's structure when markdown reads a paragraph:
+ * an ATX heading (`# `), a code fence, or a setext underline (`===` / `---`) that would turn the line above
+ * into a heading. Everything else (list markers, `(a)` labels, quotes) stays as written.
  */
 export function escapeBlock(text: string): string {
   return text
     .split("\n")
-    .map((line) =>
-      /^ {0,3}(#{1,6}(\s|$)|>|[-+*]\s|\d{1,9}[.)]\s|`{3,}|~{3,}|(\*\s*){3,}$|(-\s*){3,}$|(_\s*){3,}$|=+\s*$)/.test(line)
-        ? line.replace(/^( {0,3})/, "$1\\")
-        : line,
-    )
+    .map((line) => (/^ {0,3}(#{1,6}(\s|$)|`{3,}|~{3,}|=+\s*$|-+\s*$)/.test(line) ? line.replace(/^( {0,3})/, "$1\\") : line))
     .join("\n");
 }
