@@ -5,9 +5,9 @@ import { sectionIdFromHeading } from "./section-id.js";
 import type { HeadingCandidate, Marker, Structure } from "./structure.js";
 
 const TAB_ID = /^([A-Za-z0-9§][^\t]{0,110}?)[ \u00a0]*\t/;
-const SPACE_ID = /^(\d+(?:\.\d+)*[A-Z]?(?:\.(?:\(\w{1,4}\)|\w+))*\.?(?:\(\w{1,4}\))*|Part \d+(?:\.\w+)*\.(?:\(\d+\))?)[ \u00a0]+(?=[^a-z\s])/;
+const SPACE_ID = /^((?:(?:Part|PART|Schedule|SCHEDULE|APP) ?\d+[A-Z]?\.|(?=\d))(?:\w+\.)*(?:\(\w{1,4}\)\.?)*\w*\.?)[ \u00a0]+(?=[^a-z\s])/;
 const ALONE_ID = /^((?:[A-Z]{1,8} ?\d+\.)?[A-Z]?\d+[A-Z]?(?:\.\d+[A-Z]?)*\.(?:\(\w{1,4}\)\.)?Guidance[^\t]{0,60}?)\s*$/;
-const DIVISION_LINE = /^(PART|Part|SCHEDULE|Schedule|CHAPTER|Chapter|APPENDIX|Appendix) (\d+[A-Z]?)\.([A-Z][A-Za-z ,&'\-]+)\s*$/;
+const DIVISION_LINE = /^(PART|Part|SCHEDULE|Schedule|CHAPTER|Chapter|APPENDIX|Appendix) (\d+[A-Z]?)\.([A-Z][A-Za-z_ ,&'\-]+)\s*$/;
 const QUALIFIER = /^(APP ?\d+|PART \d+|Part \d+|Schedule(?: \d+)?|SCHEDULE(?: \d+)?|Appendix \w+|APPENDIX \w+|SECTION [IVXLC]+|ANNEX)$/;
 const HEADING_WORD =
   /^(TITLE|Title|PART|Part|BOOK|Book|CHAPTER|Chapter|SUBCHAPTER|Subchapter|SCHEDULE|Schedule|ARTICLE|Article|SECTION|Section|APPENDIX|Appendix|ANNEX|Annex)\s+(\d+[A-Z]?|[IVXLC]+|[A-Z])\b(?!\.\d)(?![^\n]{150})/;
@@ -60,12 +60,12 @@ export function plainTextStructure(text: string, lines: Lines, unitMode: boolean
   for (let i = 0; i < starts.length; i++) {
     const s = starts[i];
     const head = text.slice(s, Math.min(ends[i], s + 200));
-    if (head.startsWith("/Table Start")) {
+    if (tableStart < 0 && head.trimStart().startsWith("/Table Start") && text.indexOf("/Table End", s) > 0) {
       tableStart = s;
       continue;
     }
     if (tableStart >= 0) {
-      if (head.startsWith("/Table End")) {
+      if (head.includes("/Table End")) {
         atomic.push([tableStart, ends[i]]);
         tableStart = -1;
       }
