@@ -92,8 +92,10 @@ export class GloveEmbedder implements Embedder {
    * Loads the embedder from its binary cache, converting the JSON source once when the cache is missing
    * or invalid (truncated, wrong version, bad checksum). Conversion writes the cache atomically.
    *
+   * An unwritable cache folder is reported through `onProgress` and the converted vectors are used anyway.
+   *
    * @throws HierdocError E_CONFIG when the source package is not installed; E_PARSE when the source is
-   *   malformed; E_INTERNAL when the cache cannot be written.
+   *   malformed; fs errors reading the source pass through.
    */
   static async load(options: GloveLoadOptions = {}): Promise<GloveEmbedder> {
     const file = gloveCachePath(options);
@@ -103,7 +105,7 @@ export class GloveEmbedder implements Embedder {
     } catch (err) {
       if (isHierdocError(err, "E_INDEX_CORRUPT")) options.onProgress?.(`${err.message}; rebuilding`);
       else if ((err as NodeJS.ErrnoException).code === "ENOENT") options.onProgress?.(`no GloVe cache at ${file}; building it once`);
-      else throw err;
+      else options.onProgress?.(`cannot read GloVe cache ${file} (${(err as Error).message}); converting`);
     }
     let source: string;
     try {
@@ -113,8 +115,12 @@ export class GloveEmbedder implements Embedder {
     }
     const started = Date.now();
     const matrix = await convertWinkJson(source, options.onProgress);
-    const bytes = await writeGloveCache(file, matrix);
-    options.onProgress?.(`wrote ${file} (${(bytes / 1e6).toFixed(1)} MB) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    try {
+      const bytes = await writeGloveCache(file, matrix);
+      options.onProgress?.(`wrote ${file} (${(bytes / 1e6).toFixed(1)} MB) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    } catch (err) {
+      options.onProgress?.(`${(err as Error).message}; continuing without a cache (the next start converts again)`);
+    }
     return new GloveEmbedder(matrix, { sourceName: name, sifA: options.sifA });
   }
 
@@ -156,9 +162,14 @@ export class GloveEmbedder implements Embedder {
     return normalizeInPlace(acc);
   }
 
-  /** Embeds each text; see {@link GloveEmbedder.embedSync}. */
+  /** Embeds each text; see {@link GloveEmbedder.embedSync}. Yields to the event loop every 256 texts. */
   async embedDocuments(texts: string[]): Promise<Float32Array[]> {
-    return texts.map((text) => this.embedSync(text));
+    const out: Float32Array[] = [];
+    for (let i = 0; i < texts.length; i++) {
+      if (i > 0 && i % 256 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      out.push(this.embedSync(texts[i]));
+    }
+    return out;
   }
 
   /** Embeds a query exactly like a document. */

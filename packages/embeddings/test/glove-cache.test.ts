@@ -87,6 +87,15 @@ describe("GloVe binary cache", () => {
     expect(() => decodeGloveCache(readFileSync(gloveCachePath({ cacheDir: dir, sourcePath })))).not.toThrow();
   });
 
+  it("still loads (from the converted source) when the cache folder cannot be written", async () => {
+    const blocker = join(dir, "not-a-folder");
+    await writeFile(blocker, "x");
+    const progress: string[] = [];
+    const e = await GloveEmbedder.load({ cacheDir: join(blocker, "sub"), sourcePath, onProgress: (m) => progress.push(m) });
+    expect(e.size).toBe(WORDS.length);
+    expect(progress.at(-1)).toMatch(/cannot write GloVe cache .*continuing without a cache/);
+  });
+
   it("fails with E_PARSE on a malformed source", async () => {
     await writeFile(sourcePath, "{ not json");
     await expect(GloveEmbedder.load({ cacheDir: dir, sourcePath })).rejects.toMatchObject({ code: "E_PARSE" });

@@ -126,6 +126,16 @@ describe("OpenAIEmbedder against a local Embeddings server", () => {
     await expect(unreachable.embedQuery("x")).rejects.toMatchObject({ code: "E_EMBEDDING", retryable: true });
   });
 
+  it("maps a request timeout to a retryable E_EMBEDDING", async () => {
+    server.queue.push((req, res) => {
+      setTimeout(() => server.respondEmbeddings(req, res), 300);
+      return true;
+    });
+    const err = await embedder({ timeoutMs: 50, maxRetries: 0, networkRetries: 0 }).embedQuery("slow").catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: "E_EMBEDDING", retryable: true });
+    expect((err as Error).message).toMatch(/timed out|cannot reach/i);
+  });
+
   it("talks to Azure OpenAI deployments with api-version and api-key", async () => {
     const azure = new OpenAIEmbedder({ provider: "azure-openai", model: "text-embedding-3-large", deployment: "emb-prod", dimensions: 8, apiKey: "az-key", baseURL: baseURL.replace(/\/v1$/, ""), apiVersion: "2024-10-21" });
     expect(azure.id).toBe("azure-openai:emb-prod:8");
