@@ -1,1 +1,1 @@
-export {};
+export { ToolIndex, type ToolDescription, type ToolIndexOptions, type ToolMatch } from "./tool-index.js";
