@@ -20,4 +20,4 @@ export { numberRfcSections, type RfcSection } from "./rfc-numbering.js";
 export { parseXml, type XmlElement, type XmlNode, type XmlLimits } from "./xml-tree.js";
 export { readZipEntries, checkZipBomb, type ZipEntry, type ZipLimits } from "./zip-guard.js";
 export { extensionOf, binarySignature } from "./sniff.js";
-export { MarkdownWriter } from "./markdown-writer.js";
+export { MarkdownWriter, escapeBlock } from "./markdown-writer.js";
