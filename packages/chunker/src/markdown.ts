@@ -22,6 +22,8 @@ const processor = unified().use(remarkParse).use(remarkFrontmatter, ["yaml", "to
 /** Plain lines cannot open or close any block on their own. */
 const PLAIN_START = /^[A-Za-z(§“”"'‘’\u00C0-\u024F]/;
 const ORDERED = /^\d{1,9}[.)](\s|$)/;
+/** "1. The data subject shall …": a numbered paragraph of an article (EU style), at column 0. */
+const DOTTED_PARAGRAPH = /^([1-9]\d{0,2})\.[ \t]+\S/;
 
 function isPlain(line: string): boolean {
   return PLAIN_START.test(line) && !ORDERED.test(line);
@@ -127,9 +129,15 @@ export function markdownStructure(text: string, lines: Lines, engine: MarkdownEn
   if (blocks.frontMatter) for (let l = blocks.frontMatter[0]; l <= blocks.frontMatter[1]; l++) codeLine[l] = 1;
   const markers: Marker[] = [];
   for (let i = 0; i < starts.length; i++) {
-    if (codeLine[i] || text.charCodeAt(starts[i]) !== 40) continue;
-    const m = PARAGRAPH_MARKER.exec(text.slice(starts[i], Math.min(ends[i], starts[i] + 20)));
-    if (m) markers.push({ start: starts[i], label: m[1], lineEnd: ends[i] });
+    if (codeLine[i]) continue;
+    const c = text.charCodeAt(starts[i]);
+    if (c === 40) {
+      const m = PARAGRAPH_MARKER.exec(text.slice(starts[i], Math.min(ends[i], starts[i] + 20)));
+      if (m) markers.push({ start: starts[i], label: m[1], lineEnd: ends[i] });
+    } else if (c >= 49 && c <= 57) {
+      const m = DOTTED_PARAGRAPH.exec(text.slice(starts[i], Math.min(ends[i], starts[i] + 20)));
+      if (m) markers.push({ start: starts[i], label: m[1], lineEnd: ends[i], dotted: true });
+    }
   }
   return { headings, markers, removed, atomic };
 }

@@ -22,6 +22,8 @@ export interface Marker {
   start: number;
   label: string;
   lineEnd: number;
+  /** "1." numbered paragraphs (EU style) form their own level, outside "(1)" points. */
+  dotted?: boolean;
 }
 
 /** What a format scanner found. */
@@ -45,12 +47,13 @@ export interface SectionNode extends Section {
   headEnd: number;
 }
 
-type MarkerKind = "lower" | "digit" | "upper" | "roman" | "uroman" | "aa";
+type MarkerKind = "lower" | "digit" | "upper" | "roman" | "uroman" | "aa" | "dotnum";
 
 const ROMAN = /^(?:x{0,3})(?:ix|iv|v?i{0,3})$/;
 const UROMAN = /^(?:X{0,3})(?:IX|IV|V?I{0,3})$/;
 
-function kindsOf(label: string): MarkerKind[] {
+function kindsOf(label: string, dotted: boolean): MarkerKind[] {
+  if (dotted) return ["dotnum"];
   if (/^\d/.test(label)) return ["digit"];
   const out: MarkerKind[] = [];
   if (/^[a-z]+$/.test(label)) {
@@ -65,7 +68,7 @@ function kindsOf(label: string): MarkerKind[] {
 }
 
 function ordinal(label: string, kind: MarkerKind): number {
-  if (kind === "digit") return parseInt(label, 10);
+  if (kind === "digit" || kind === "dotnum") return parseInt(label, 10);
   if (kind === "roman" || kind === "uroman") {
     const v: Record<string, number> = { i: 1, v: 5, x: 10 };
     let n = 0;
@@ -86,8 +89,8 @@ interface Level {
   node: number;
 }
 
-function pickKind(label: string, levels: Level[]): { kind: MarkerKind; depth: number } {
-  const kinds = kindsOf(label);
+function pickKind(label: string, dotted: boolean, levels: Level[]): { kind: MarkerKind; depth: number } {
+  const kinds = kindsOf(label, dotted);
   for (const kind of kinds) {
     for (let d = levels.length - 1; d >= 0; d--) {
       if (levels[d].kind === kind && ordinal(label, kind) === levels[d].last + 1) return { kind, depth: d };
@@ -140,7 +143,7 @@ export function buildSections(text: string, structure: Structure, citationStyle:
       const mk = markers[mi++];
       const owner = headingNode.length > 0 ? headingNode[headingNode.length - 1] : -1;
       if (owner < 0 || mk.start < nodes[owner].headEnd) continue;
-      const { kind, depth } = pickKind(mk.label, levels);
+      const { kind, depth } = pickKind(mk.label, mk.dotted === true, levels);
       levels = levels.slice(0, depth);
       const parent = depth === 0 ? owner : levels[depth - 1].node;
       const ownerPos = open.indexOf(parent);

@@ -35,7 +35,7 @@ function kramdownNumbered(path: string): Array<{ number: string; title: string }
   const out: Array<{ number: string; title: string }> = [];
   let inBack = false;
   for (const s of parsed.sections) {
-    if (s.title.startsWith("(") || s.start < middle) continue;
+    if (text[s.start] !== "#" || s.start < middle) continue;
     if (!inBack && back >= 0 && s.start > back) {
       inBack = true;
       counters.length = 0;
@@ -119,7 +119,7 @@ describeIf(`chunker gold: RFC sections${suffix}`, () => {
     expect(toc.length).toBeGreaterThan(100);
     expect(tocFound / toc.length).toBeGreaterThanOrEqual(0.95);
     // The 8446 kramdown source is a pre-publication draft (renamed and moved sections), so its strict score is lower.
-    expect(found / gold.length).toBeGreaterThanOrEqual(n === "8446" ? 0.89 : 0.95);
+    expect(found / gold.length).toBeGreaterThanOrEqual(n === "8446" ? 0.92 : 0.95);
     const furniture = parsed.chunks.filter((c) => /\[Page \d+\]|^RFC \d{4} {2,}|\f/m.test(c.content));
     expect(furniture.map((c) => c.id)).toEqual([]);
     expect(parsed.chunks.some((c) => /\.\s\.\s\.\s\./.test(c.content))).toBe(false);
