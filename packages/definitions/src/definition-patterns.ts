@@ -12,6 +12,8 @@ export interface DefinitionMatch {
 export interface ParagraphContext {
   /** The paragraph is in a section whose heading names definitions ("Definitions", "Meaning of terms"). */
   inDefinitionsSection: boolean;
+  /** The section's own heading names definitions (not only its parent's): enables `Term. Text.` entries. */
+  ownDefinitionsSection?: boolean;
   /** The paragraph is a row of a glossary table (after a "Defined Terms<TAB>Definitions" header). */
   inGlossaryTable: boolean;
 }
@@ -35,6 +37,7 @@ const STOP_FIRST =
 const VERBS = /\b(?:shall|is|are|must|may|means|mean|will|has|have|was|were|should|would|can|could|includes?|does|do)\b/i;
 const ABBREVIATION_TERM = /^((?:[A-Z]\.){3,}(?=\s)|[A-Z]{2,8}(?=\.\s))\.?\s+(?=[A-Z(])/u;
 const HEAD_SENTENCE = /^(\*\*)?([A-Z0-9“"‘][^\n]{0,140}?)(\*\*)?\s*(?:(?<![A-Z]\.[A-Z]|\b[A-Z]|\b(?:No|Co|Inc|Ltd|e\.g|i\.e|etc|U\.S|v|vs))\.|—|:|\s[-–]\s)\s*(?=\S)/u;
+const HEAD_LABEL = /^(\*\*)?([A-Za-z0-9“"‘][^\n:]{0,60}?)(\*\*)?\s*(?::|\s[-–—]\s)\s*(?=\S)/u;
 const GLOSSARY_ROW = /^([^\t]{1,150}?)\s*\t+\s*(\S[^]*)$/u;
 const ID_LIKE =
   /^(?:\(?[a-z]{1,4}\)|\(?[ivxlc]{1,6}\)|\(\w{1,6}\)|\d+(?:\.\w+)*\.?(?:\(\w+\)\.?)*|[A-Z]{1,5}\d+(?:\.\w+)*\.?|[a-z]\.|(?:part|rule|app|chapter|schedule|article|section|annex|appendix|guidance|table|note|figure)\b.*)$/i;
@@ -92,7 +95,7 @@ export function matchDefinitions(paragraph: string, ctx: ParagraphContext): Defi
   }
 
   if (ctx.inDefinitionsSection && label === undefined) {
-    const leading = leadingDefinition(paragraph);
+    const leading = leadingDefinition(paragraph, ctx.ownDefinitionsSection ?? true);
     if (leading) return [leading];
   }
 
@@ -132,7 +135,7 @@ export function matchDefinitions(paragraph: string, ctx: ParagraphContext): Defi
 }
 
 /** Definitions-section entries that start a paragraph: `A “X” is …` (17 U.S.C. 101), CFR `Term. Text.`, `X: Y`. */
-function leadingDefinition(paragraph: string): DefinitionMatch | null {
+function leadingDefinition(paragraph: string, own: boolean): DefinitionMatch | null {
   const end = trimEnd(paragraph, paragraph.length);
   const lead = LEADING_QUOTED.exec(paragraph);
   if (lead) {
@@ -141,12 +144,12 @@ function leadingDefinition(paragraph: string): DefinitionMatch | null {
   }
   const abbr = ABBREVIATION_TERM.exec(paragraph);
   if (abbr) return { term: abbr[1], textStart: 0, textEnd: end };
-  const head = HEAD_SENTENCE.exec(paragraph);
+  const head = (own ? HEAD_SENTENCE : HEAD_LABEL).exec(paragraph);
   if (!head) return null;
   const term = cleanTerm(head[2]);
   const ok =
     term &&
-    wordCount(term) <= 14 &&
+    wordCount(term) <= (own ? 14 : 5) &&
     !VERBS.test(term) &&
     !/[.;!?]$/.test(term) &&
     !/^(?:for|in|when|where|as|the following|note|see)\b/i.test(term);

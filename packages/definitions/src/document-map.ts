@@ -7,15 +7,17 @@ export interface Paragraph {
   end: number;
 }
 
+const TITLE_PREFIX =
+  /^\s*(?:§+\s*)?(?:(?:article|section|part|subpart|chapter|subchapter|rule|appendix|annex|schedule|title)\s+)?(?:\d[\w.()]*|[IVXLC]+|[A-Z])(?=[\s.:—–-])[\s.:—–-]*/i;
 const DEFINITIONS_TITLE =
-  /\b(?:definitions?|glossary|terminology|meaning of terms|defined terms|terms used|interpretation(?:s)?)\b|^\s*(?:key\s+)?terms\s*$/i;
+  /^(?:definitions?|glossary|terminology|meaning of terms|defined terms|terms used|interpretations?|(?:key\s+)?terms\s*\.?$)\b/i;
 
-/** True when a heading names a definitions section ("Definitions", "Glossary", "Meaning of terms", …). */
+/**
+ * True when a heading names a definitions section: after its number, it starts with "Definitions",
+ * "Glossary", "Terminology", "Meaning of terms", "Defined terms", "Interpretation" or is "Terms".
+ */
 export function isDefinitionsTitle(title: string): boolean {
-  const bare = title
-    .replace(/^\s*(?:§+\s*)?(?:article|section|part|chapter|rule|appendix|annex|schedule)?\s*[\dA-Z.()]*[.:—–-]*\s*/i, "")
-    .trim();
-  return DEFINITIONS_TITLE.test(bare) || DEFINITIONS_TITLE.test(title);
+  return DEFINITIONS_TITLE.test(title.replace(TITLE_PREFIX, "").trim());
 }
 
 /**
@@ -59,7 +61,7 @@ export function paragraphs(doc: ConvertedDocument): Paragraph[] {
 export class DocumentMap {
   private readonly sections: Section[];
   private readonly chunks: Chunk[];
-  private readonly defCache = new Map<Section, boolean>();
+  private readonly defCache = new Map<Section, "own" | "parent" | null>();
   private readonly byId = new Map<string, Section>();
 
   constructor(sections: Section[], chunks: Chunk[]) {
@@ -98,17 +100,26 @@ export class DocumentMap {
     return s;
   }
 
-  /** True when the section's heading section or that section's parent is a definitions section. */
-  inDefinitions(section: Section | null): boolean {
+  /**
+   * Whether the section is a definitions section: `"own"` when its heading section's title names
+   * definitions, `"parent"` when only the parent's does (RFC "3. Terminology and Core Concepts" > "3.7"),
+   * else null.
+   */
+  definitionsScope(section: Section | null): "own" | "parent" | null {
     const base = this.baseSection(section);
-    if (!base) return false;
+    if (!base) return null;
     const cached = this.defCache.get(base);
     if (cached !== undefined) return cached;
     const parentId = base.parentIds[base.parentIds.length - 1];
     const parent = parentId === undefined ? undefined : this.byId.get(parentId);
-    const result = isDefinitionsTitle(base.title) || (!!parent && isDefinitionsTitle(parent.title));
+    const result = isDefinitionsTitle(base.title) ? "own" : parent && isDefinitionsTitle(parent.title) ? "parent" : null;
     this.defCache.set(base, result);
     return result;
+  }
+
+  /** True when the section or its parent is a definitions section by its heading. */
+  inDefinitions(section: Section | null): boolean {
+    return this.definitionsScope(section) !== null;
   }
 }
 

@@ -49,7 +49,8 @@ export function extractDefinitions(doc: ConvertedDocument, sections: Section[], 
     if (doc.format === "markdown" && /^\s{0,3}#{1,6}\s/.test(para.text)) continue;
     const section = map.sectionAt(para.start);
     const base = map.baseSection(section);
-    const ctx = { inDefinitionsSection: map.inDefinitions(section), inGlossaryTable: glossaryTable };
+    const scope = map.definitionsScope(section);
+    const ctx = { inDefinitionsSection: scope !== null, ownDefinitionsSection: scope === "own", inGlossaryTable: glossaryTable };
     let found: DefinitionMatch[] = matchDefinitions(para.text, ctx);
     if (found.length === 0 && doc.format === "markdown" && !glossaryTable) found = matchTechnicalTerms(para.text);
     for (const m of found) {

@@ -64,7 +64,12 @@ d(`definitions against gold annotations (${parserName})${skipReason}`, () => {
     expect(m.recall).toBeGreaterThanOrEqual(95);
   });
 
-  it.each(["9110", "9111", "9112"])("RFC %s terminology: defined terms with the right section", (n) => {
+  // Regression guards at the measured level; issue 4 asks for 80%, which markdown without <dfn> markup does not reach yet.
+  it.each([
+    ["9110", 61],
+    ["9111", 65],
+    ["9112", 50],
+  ])("RFC %s terminology: defined terms with the right section (recall >= %i%%)", (n, floor) => {
     const gold = readJsonl<{ term: string; section: string }>(`rfc/derived/rfc${n}.definitions.jsonl`);
     const doc = loadDoc(`rfc/derived/rfc${n}.md`, "markdown");
     const { sections, chunks } = parse(doc);
@@ -74,7 +79,7 @@ d(`definitions against gold annotations (${parserName})${skipReason}`, () => {
     const m = prf(tp, found.size, gold.length);
     const missed = gold.filter((g) => !found.has(`${g.section}|${normalizeTerm(g.term)}`)).map((g) => g.term);
     report[`rfc${n}`] = { gold: gold.length, found: found.size, tp, ...m, missed };
-    expect(m.recall).toBeGreaterThanOrEqual(0);
+    expect(m.recall).toBeGreaterThanOrEqual(floor);
   });
 
   afterAll(() => {
