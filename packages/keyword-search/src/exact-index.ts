@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { ScoredId } from "@hierdoc/core";
 import { HierdocError } from "@hierdoc/core";
 import { writeFileAtomic } from "./atomic-write.js";
-import { findQuotedPhrases, findSectionIds, numberPrefixes, parseSectionId, type ParsedSectionId } from "./section-id.js";
+import { findQuotedPhrases, findSectionIds, numberPrefixes, parseSectionId, parseSectionIdList, type ParsedSectionId } from "./section-id.js";
 
 /** Options of {@link ExactIndex}. */
 export interface ExactIndexOptions {
@@ -194,8 +194,8 @@ export class ExactIndex {
   }
 
   private addKey(chunkId: string, id: string, own: boolean): void {
-    const parsed = parseSectionId(id);
-    if (!parsed) {
+    const parsedList = parseSectionIdList(id);
+    if (parsedList.length === 0) {
       if (own) {
         const key = normTitle(id);
         if (!key) return;
@@ -205,11 +205,13 @@ export class ExactIndex {
       }
       return;
     }
-    const list = this.byNumber.get(parsed.number) ?? [];
-    if (!list.some((p) => p.chunkId === chunkId && p.kind === parsed.kind && p.own === own)) {
-      list.push({ chunkId, kind: parsed.kind, own });
+    for (const parsed of parsedList) {
+      const list = this.byNumber.get(parsed.number) ?? [];
+      if (!list.some((p) => p.chunkId === chunkId && p.kind === parsed.kind && p.own === own)) {
+        list.push({ chunkId, kind: parsed.kind, own });
+      }
+      this.byNumber.set(parsed.number, list);
     }
-    this.byNumber.set(parsed.number, list);
   }
 
   private seqOf(chunkId: string): number {

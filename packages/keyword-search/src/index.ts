@@ -3,7 +3,7 @@ export { ENGLISH_STOP_WORDS } from "./stop-words.js";
 export { Bm25Index, BM25_FILE_NAME, type Bm25Options, type Bm25SaveOptions, type Bm25Variant } from "./bm25-index.js";
 export { writeFileAtomic } from "./atomic-write.js";
 export {
-  type ParsedSectionId, type FoundSectionId, findSectionIds, parseSectionId, canonicalKind, normalizeNumber,
+  type ParsedSectionId, type FoundSectionId, findSectionIds, parseSectionId, parseSectionIdList, canonicalKind, normalizeNumber,
   numberPrefixes, findQuotedPhrases,
 } from "./section-id.js";
 export { ExactIndex, EXACT_TIERS, EXACT_FILE_NAME, type ExactIndexOptions, type ExactLookupOptions, type ExactChunk } from "./exact-index.js";

@@ -31,13 +31,13 @@ const KIND_SYNONYMS: Array<[string, RegExp]> = [
 const KIND = String.raw`(?:subsections?|sections?|secs?\.?|ss?\.|§§?|articles?|arts?\.?|rules?|r\.|paragraphs?|paras?\.?|¶|chapters?|chap\.|ch\.|parts?|pt\.|titles?|annex(?:es)?|appendix|appendices|app\.|schedules?|sch\.|recitals?|clauses?|cl\.)`;
 const PAREN = String.raw`(?:\s?\((?:[a-z]{1,4}|\d{1,3})\))`;
 const COMPONENT = String.raw`(?:[a-z]{0,3}\d+[a-z]?)`;
-const NUM_WITH_KIND = String.raw`(?:(?:[a-z]{1,4}\d+[a-z]{0,2}|\d+[a-z]{0,2})(?:[.\-]${COMPONENT})*\.?${PAREN}*|[ivxlcdm]+\b)`;
-const NUM_BARE = String.raw`(?:(?:[a-z]{1,4}\d+|\d+[a-z]?)(?:\.${COMPONENT})+\.?${PAREN}*|\d+[a-z]?${PAREN}+)`;
+const NUM_WITH_KIND = String.raw`(?:(?:[a-z]{1,4}\d+[a-z]{0,2}|\d+[a-z]{0,2}|[a-z](?=\.\d))(?:[.\-]${COMPONENT})*\.?${PAREN}*|[ivxlcdm]+\b|[a-z](?![\p{L}\p{N}]))`;
+const NUM_BARE = String.raw`(?:(?:[a-z]{1,4}\d+|\d+[a-z]?|[a-z](?=\.\d))(?:\.${COMPONENT})+\.?${PAREN}*|\d+[a-z]?${PAREN}+)`;
 
 const WITH_KIND = new RegExp(String.raw`(?<![\p{L}\p{N}])(${KIND})\s*(${NUM_WITH_KIND})(?![\p{L}\p{N}])`, "giu");
 const BARE = new RegExp(String.raw`(?<![\p{L}\p{N}/.\-])(${NUM_BARE})(?![\p{L}\p{N}/]|\.\d)`, "giu");
 const WHOLE = new RegExp(String.raw`^\s*(?:(${KIND})\s*)?(${NUM_WITH_KIND})\s*$`, "iu");
-const ROMAN = /^[ivxlcdm]+$/i;
+const ROMAN = /^(?:[ivxlcdm]+|[a-z])$/i;
 
 /** Canonical kind for a kind word ("§", "Art.", "s.", "para" …), or null when it is not one. */
 export function canonicalKind(word: string): string | null {
@@ -60,6 +60,35 @@ export function parseSectionId(id: string): ParsedSectionId | null {
   if (!m) return null;
   if (ROMAN.test(m[2]) && (!m[1] || m[2] !== m[2].toUpperCase())) return null;
   return { kind: m[1] ? canonicalKind(m[1]) : null, number: normalizeNumber(m[2]) };
+}
+
+const LIST = new RegExp(String.raw`^\s*(?:(${KIND})\s*)?(.+)$`, "iu");
+
+/**
+ * Parses an id that names several sections ("§§ 155, 155A", "3304 to 3307", "Sections 4 and 5"): each
+ * listed number (integer ranges up to 50 numbers are expanded). Empty when it is not such a list.
+ */
+export function parseSectionIdList(id: string): ParsedSectionId[] {
+  const single = parseSectionId(id);
+  if (single) return [single];
+  const m = LIST.exec(id);
+  if (!m) return [];
+  const kind = m[1] ? canonicalKind(m[1]) : null;
+  const parts = m[2].split(/\s*(?:,|;|\band\b|&)\s*/i).filter(Boolean);
+  const out: ParsedSectionId[] = [];
+  for (const part of parts) {
+    const range = /^(\d+)\s*(?:to|through|-|–)\s*(\d+)$/i.exec(part.trim());
+    if (range) {
+      const [a, b] = [Number(range[1]), Number(range[2])];
+      if (b >= a && b - a <= 50) for (let n = a; n <= b; n++) out.push({ kind, number: String(n) });
+      else out.push({ kind, number: range[1] }, { kind, number: range[2] });
+      continue;
+    }
+    const one = parseSectionId(part);
+    if (!one || one.kind) return [];
+    out.push({ kind, number: one.number });
+  }
+  return out;
 }
 
 /**
