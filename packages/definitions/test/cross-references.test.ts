@@ -102,3 +102,45 @@ describe("SectionResolver", () => {
     expect(sectionKey("2.1.1.(1)")).toEqual({ type: null, bare: "2.1.1(1)" });
   });
 });
+
+describe("plain-text rulebooks", () => {
+  it("reads bare rule numbers after a preposition, invisible marks and '(3) or (4)' lists", () => {
+    const text = ["6.1.3.Guidance.7.\tA risk assessment under Rule \u200e6.1.1(b) applies.", "9.1.2.(1)\tWhen assessing under Rule 9.1.1(3) or (4), see also 7.1.2(1)(c) and 3.2.4 to 3.2.6 of 2.5% growth.", ""].join("\r\n");
+    const f = fixture(text, [{ id: "6.1.3.Guidance.7.", title: "6.1.3.Guidance.7.", level: 1 }, { id: "9.1.2.(1)", title: "9.1.2.(1)", level: 1 }], { format: "text", sourcePath: "AML.txt" });
+    const r = extractCrossReferences(f.doc, f.sections, f.chunks);
+    expect(r.map((x) => [x.fromSectionId, x.targetSectionId])).toEqual([
+      ["6.1.3.Guidance.7.", "6.1.1(b)"],
+      ["9.1.2.(1)", "9.1.1(3)"],
+      ["9.1.2.(1)", "9.1.1(4)"],
+      ["9.1.2.(1)", "7.1.2(1)(c)"],
+      ["9.1.2.(1)", "3.2.4"],
+      ["9.1.2.(1)", "3.2.5"],
+      ["9.1.2.(1)", "3.2.6"],
+    ]);
+  });
+
+  it("reads section numbers from the Section column of a markdown table", () => {
+    const text = `## 18.2. Method Registration
+
+| Method | Safe | Section |
+|---|---|---|
+| GET | yes | 9.3.1 |
+| HEAD | yes | 9.3.2 |
+`;
+    const { refs: r } = refs(text, [{ id: "18.2", title: "18.2. Method Registration", level: 2 }]);
+    expect(r.map((x) => x.targetSectionId)).toEqual(["9.3.1", "9.3.2"]);
+  });
+});
+
+describe("SectionResolver fallbacks", () => {
+  it("resolves a rule that only exists through its numbered paragraphs to the first one", () => {
+    const resolver = new SectionResolver([
+      { sourcePath: "COBS.txt", sectionId: "19.10.1.(1)", aliases: [], chunkId: "c1" },
+      { sourcePath: "COBS.txt", sectionId: "19.10.1.(2)", aliases: [], chunkId: "c2" },
+      { sourcePath: "FUNDS.txt", sectionId: "PART 5.12.3.10", aliases: [], chunkId: "c3" },
+    ]);
+    const ref = (id: string) => ({ text: id, fromSectionId: "x", targetSectionId: id, external: false });
+    expect(resolver.resolve(ref("19.10.1"), "COBS.txt")).toMatchObject({ targetSectionId: "19.10.1.(1)", targetChunkId: "c1" });
+    expect(resolver.resolve(ref("12.3.10"), "FUNDS.txt")).toMatchObject({ targetSectionId: "PART 5.12.3.10", external: false });
+  });
+});

@@ -134,3 +134,29 @@ Filing. The applicant files a form.
     expect(extractDefinitions(f.doc, f.sections, f.chunks)).toEqual([]);
   });
 });
+
+describe("definitions sections", () => {
+  it("recognises definitions headings by their first words only", async () => {
+    const { isDefinitionsTitle } = await import("@hierdoc/definitions");
+    expect(["Article 4 — Definitions", "§ 478.11 Meaning of terms.", "Subpart B— Definitions", "Defined Terms", "3. Terminology and Core Concepts", "GLOSSARY", "Interpretation"].map(isDefinitionsTitle)).toEqual([true, true, true, true, true, true, true]);
+    expect(["9.3. Method Definitions", "Terms and conditions of the licence", "Article 5 — Principles"].map(isDefinitionsTitle)).toEqual([false, false, false]);
+  });
+
+  it("takes only short 'X: Y' labels in sections that inherit definitions from their parent", () => {
+    const text = `## 3. Terminology and Core Concepts
+
+## 3.7. Intermediaries
+
+HTTP enables the use of intermediaries. There are three common forms of HTTP intermediary: proxy, gateway, and tunnel.
+
+Tunnel: a blind relay between two connections.
+`;
+    const f = fixture(text, [
+      { id: "3", title: "3. Terminology and Core Concepts", level: 1 },
+      { id: "3.7", title: "3.7. Intermediaries", level: 2 },
+    ]);
+    f.sections[1].parentIds = ["3"];
+    const terms = extractDefinitions(f.doc, f.sections, f.chunks).map((d) => d.term);
+    expect(terms).toEqual(["intermediary", "proxy", "gateway", "tunnel", "Tunnel"]);
+  });
+});
