@@ -252,7 +252,7 @@ export class PostgresStore implements VectorStoreAdapter {
     const paths = query.filter?.sourcePaths;
     const where = paths !== undefined ? "WHERE source_path = ANY($3::text[])" : "";
     const sql = `SELECT id, 1 - (embedding <=> $1::vector) AS score FROM ${this.names.table} ${where}
-      ORDER BY embedding <=> $1::vector, id LIMIT $2`;
+      ORDER BY embedding <=> $1::vector LIMIT $2`;
     const params: unknown[] = [toVectorLiteral(query.vector), k];
     if (paths !== undefined) params.push(paths);
     const ef = Math.min(1000, Math.max(this.efSearch ?? 40, 2 * k));

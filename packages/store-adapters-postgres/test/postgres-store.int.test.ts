@@ -4,8 +4,16 @@ import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import pg from "pg";
-import { expectHierdocError, expectStoreUnavailable, makeStoreRecords, runStoreConformance } from "@hierdoc/core/testing";
-import { PostgresStore } from "@hierdoc/store-adapters-postgres";
+import {
+  expectHierdocError,
+  expectStoreUnavailable,
+  makeStoreRecord,
+  makeStoreRecords,
+  cosine,
+  makeVector,
+  runStoreConformance,
+} from "@hierdoc/core/testing";
+import { PostgresStore, toVectorLiteral } from "@hierdoc/store-adapters-postgres";
 
 jest.setTimeout(30_000);
 
@@ -117,6 +125,63 @@ describe("PostgresStore on PGlite", () => {
       await store.close();
       await admin.query("DROP TABLE IF EXISTS goes_away; DROP TABLE IF EXISTS goes_away_meta");
     }
+  });
+
+  it("retries a read across a server restart on the same port", async () => {
+    const first = new PGLiteSocketServer({ db, port: 0, maxConnections: 2 });
+    await first.start();
+    const { host, port } = hostPort(first);
+    const store = new PostgresStore({
+      connection: { host, port, user: "postgres", database: "postgres", max: 1, connectionTimeoutMillis: 2000 },
+      table: "restarts",
+      retry: { attempts: 6, baseDelayMs: 100 },
+    });
+    let again: PGLiteSocketServer | undefined;
+    try {
+      await store.open({ embedderId: "e", dimensions: 4 });
+      await store.upsert(makeStoreRecords(3, { dimensions: 4 }));
+      await first.stop();
+      const restart = new Promise<void>((resolve) =>
+        setTimeout(async () => {
+          again = new PGLiteSocketServer({ db, port, maxConnections: 2 });
+          await again.start();
+          resolve();
+        }, 150),
+      );
+      expect(await store.count()).toBe(3);
+      await restart;
+    } finally {
+      await store.close();
+      await again?.stop();
+      await admin.query("DROP TABLE IF EXISTS restarts; DROP TABLE IF EXISTS restarts_meta");
+    }
+  });
+
+  it("returns a complete top-k for a selective source filter, also when the plan is the HNSW index (iterative scan)", async () => {
+    const store = new PostgresStore({ pool: admin, table: "filtered_knn" });
+    await store.open({ embedderId: "e", dimensions: 8 });
+    const records = Array.from({ length: 3000 }, (_, i) => makeStoreRecord(i, { dimensions: 8, record: { sourcePath: `s${i % 20}.md` } }));
+    await store.upsert(records);
+    // Without the source_path index the planner picks the HNSW index with a filter: the path where pgvector
+    // alone would stop after ef_search candidates and return too few rows.
+    await admin.query("DROP INDEX filtered_knn_source_path; ANALYZE filtered_knn");
+    const query = makeVector("filtered-query", 8);
+    const plan = await admin.query<{ "QUERY PLAN": string }>(
+      `EXPLAIN SELECT id FROM filtered_knn WHERE source_path = ANY('{s1.md}') ORDER BY embedding <=> '${toVectorLiteral(query)}' LIMIT 10`,
+    );
+    expect(plan.rows.map((r) => r["QUERY PLAN"]).join("\n")).toContain("filtered_knn_embedding_hnsw");
+    const hits = await store.vectorSearch({ vector: query, topK: 10, filter: { sourcePaths: ["s1.md"] } });
+    const exact = records
+      .filter((r) => r.record.sourcePath === "s1.md")
+      .map((r) => ({ id: r.record.id, score: cosine(query, r.vector) }))
+      .sort((a, b) => b.score - a.score)
+      .slice(0, 10);
+    expect(hits).toHaveLength(10);
+    const overlap = hits.filter((h) => exact.some((e) => e.id === h.id)).length;
+    expect(overlap).toBeGreaterThanOrEqual(9);
+    for (let i = 1; i < hits.length; i++) expect(hits[i - 1].score).toBeGreaterThanOrEqual(hits[i].score);
+    await store.close();
+    await admin.query("DROP TABLE filtered_knn; DROP TABLE filtered_knn_meta");
   });
 
   it("names the adapter and operation for a server-side error", async () => {
