@@ -6,6 +6,7 @@ import { binarySignature, extensionOf } from "./sniff.js";
 import { TextConverter } from "./text-converter.js";
 import { UslmConverter } from "./uslm-converter.js";
 import { RfcXmlConverter } from "./rfc-converter.js";
+import type { RfcSourceResolver } from "./rfc-xrefs.js";
 import { PdfConverter } from "./pdf-converter.js";
 import { DocxConverter } from "./docx-converter.js";
 import { HtmlConverter } from "./html-converter.js";
@@ -21,6 +22,11 @@ export interface ConvertOptions {
   maxBytes?: number;
   /** Largest total uncompressed size of a DOCX (zip-bomb guard; default {@link DEFAULT_MAX_UNCOMPRESSED_BYTES}). */
   maxUncompressedBytes?: number;
+  /**
+   * Reader for documents an xml2rfc file names in `<x:source href>`, so cross-references into them carry
+   * section numbers ("Section 3.7 of [HTTP]"). Only applications read files; without it they read "[HTTP]".
+   */
+  resolveSource?: RfcSourceResolver;
   /** Converters to try, in order; the first whose `canConvert` is true converts. Default: {@link createConverters}. */
   converters?: Converter[];
 }
@@ -31,6 +37,8 @@ export interface ConverterLimits {
   maxUncompressedBytes?: number;
   /** Most pages read from one PDF (default 10,000). */
   maxPdfPages?: number;
+  /** See {@link ConvertOptions.resolveSource}. */
+  resolveSource?: RfcSourceResolver;
 }
 
 /**
@@ -42,7 +50,7 @@ export function createConverters(limits: ConverterLimits = {}): Converter[] {
     new PdfConverter({ maxPages: limits.maxPdfPages }),
     new DocxConverter({ maxUncompressedBytes: limits.maxUncompressedBytes ?? DEFAULT_MAX_UNCOMPRESSED_BYTES }),
     new UslmConverter(),
-    new RfcXmlConverter(),
+    new RfcXmlConverter({ resolveSource: limits.resolveSource }),
     new HtmlConverter(),
     new MarkdownConverter(),
     new TextConverter(),
@@ -76,9 +84,9 @@ export async function convertFile(
   if (bytes.length === 0) throw fileError("E_INPUT_EMPTY", path, "the file is empty");
   const converters =
     options.converters ??
-    (options.maxUncompressedBytes === undefined
+    (options.maxUncompressedBytes === undefined && options.resolveSource === undefined
       ? defaultConverters
-      : createConverters({ maxUncompressedBytes: options.maxUncompressedBytes }));
+      : createConverters({ maxUncompressedBytes: options.maxUncompressedBytes, resolveSource: options.resolveSource }));
   const input = { path, bytes };
   const converter = converters.find((c) => c.canConvert(input));
   if (!converter) {

@@ -2,7 +2,8 @@ import type { ConvertInput, ConvertedDocument, Converter } from "@hierdoc/core";
 import { decodeText, normalizeNewlines } from "./decode-text.js";
 import { fileError } from "./errors.js";
 import { escapeBlock, MarkdownWriter } from "./markdown-writer.js";
-import { flattenSections, numberRfcSections, rfcTitle, type RfcSection } from "./rfc-numbering.js";
+import { numberRfcSections, rfcTitle, type RfcSection } from "./rfc-numbering.js";
+import { buildXrefContext, ownText, xrefText, type RfcSourceResolver, type XrefContext as Context } from "./rfc-xrefs.js";
 import { textHead } from "./sniff.js";
 import { childElements, collapse, firstChild, parseXml, textOf, type XmlElement, type XmlLimits, type XmlNode } from "./xml-tree.js";
 
@@ -12,42 +13,15 @@ const BLOCKS = new Set(["t", "list", "ul", "ol", "dl", "figure", "artwork", "sou
   "blockquote", "note", "preamble", "postamble", "lt", "li", "dt", "dd", "artset", "ttcol", "c", "reference",
   "referencegroup"]);
 
-interface Context {
-  /** anchor → how a bare `<xref>` to it reads ("Section 9.3.1", "Appendix B"). */
-  targets: Map<string, string>;
-  /** reference anchor → label without brackets ("HTTP/1.1"). */
-  labels: Map<string, string>;
-  /** anchors of another document's sections (`x:has`) → that document's label. */
-  external: Map<string, string>;
-}
-
 interface Block {
   text: string;
   anchor?: string;
 }
 
-function xrefText(el: XmlElement, ctx: Context): string {
-  const own = collapse(el.children.map((c) => inline(c, ctx)).join(""));
-  const target = el.attrs.target ?? "";
-  const outside = ctx.external.get(target);
-  if (outside !== undefined) return own || `[${outside}]`;
-  const label = ctx.labels.get(target);
-  if (label === undefined) return own || ctx.targets.get(target) || `[${target}]`;
-  const sec = el.attrs["x:sec"] ?? el.attrs.section ?? (el.attrs["x:rel"]?.startsWith("#") ? "" : undefined);
-  if (own) return sec ? `${own} (Section ${sec} of [${label}])` : own;
-  if (!sec) return `[${label}]`;
-  const fmt = el.attrs["x:fmt"] ?? el.attrs.sectionFormat ?? "of";
-  if (fmt === "," || fmt === "comma") return `[${label}], Section ${sec}`;
-  if (fmt === "()" || fmt === "parens") return `[${label}] (Section ${sec})`;
-  if (fmt === "number" || fmt === "bare") return sec;
-  if (fmt === "sec") return `Section ${sec}`;
-  return `Section ${sec} of [${label}]`;
-}
-
 function inline(node: XmlNode, ctx: Context): string {
   if (typeof node === "string") return node;
   if (SILENT.has(node.name)) return "";
-  if (node.name === "xref" || node.name === "relref") return xrefText(node, ctx);
+  if (node.name === "xref" || node.name === "relref") return xrefText(node, ownText(node, (c) => inline(c, ctx)), ctx);
   if (node.name === "eref") {
     const own = node.children.map((c) => inline(c, ctx)).join("");
     return own.trim() ? own : `<${node.attrs.target ?? ""}>`;
@@ -58,7 +32,7 @@ function inline(node: XmlNode, ctx: Context): string {
 
 function rawText(node: XmlNode, ctx: Context): string {
   if (typeof node === "string") return node;
-  if (node.name === "xref" || node.name === "relref") return xrefText(node, ctx);
+  if (node.name === "xref" || node.name === "relref") return xrefText(node, ownText(node, (c) => inline(c, ctx)), ctx);
   if (SILENT.has(node.name)) return "";
   return node.children.map((c) => rawText(c, ctx)).join("");
 }
@@ -68,7 +42,8 @@ function codeBlock(el: XmlElement, ctx: Context): string {
   if (!body) return "";
   const longest = Math.max(2, ...(body.match(/`{3,}/g) ?? []).map((m) => m.length));
   const fence = "`".repeat(longest + 1);
-  return `${fence}${el.attrs.type ?? ""}\n${body}\n${fence}`;
+  const info = el.name === "sourcecode" && /^[\w+-]+$/.test(el.attrs.type ?? "") ? el.attrs.type : "";
+  return `${fence}${info}\n${body}\n${fence}`;
 }
 
 function cells(row: XmlElement, ctx: Context): string[] {
@@ -179,45 +154,10 @@ function renderBlocks(el: XmlElement, anchor: string | undefined, ctx: Context, 
   flush();
 }
 
-function collectTargets(sections: RfcSection[]): Map<string, string> {
-  const targets = new Map<string, string>();
-  for (const s of flattenSections(sections)) {
-    const ref = s.number === null ? `"${s.title}"` : `${s.appendix ? "Appendix" : "Section"} ${s.number}`;
-    if (s.anchor) targets.set(s.anchor, ref);
-    if (!s.el) continue;
-    const walk = (el: XmlElement): void => {
-      for (const c of childElements(el)) {
-        if (c.name === "section" || c.name === "reference" || c.name === "referencegroup") continue;
-        if (c.attrs.anchor && !targets.has(c.attrs.anchor)) targets.set(c.attrs.anchor, ref);
-        if (c.name === "anchor-alias" && c.attrs.value) targets.set(c.attrs.value, ref);
-        walk(c);
-      }
-    };
-    walk(s.el);
-  }
-  return targets;
-}
-
-function collectLabels(rfc: XmlElement): { labels: Map<string, string>; external: Map<string, string> } {
-  const labels = new Map<string, string>();
-  const external = new Map<string, string>();
-  const back = firstChild(rfc, "back");
-  if (!back) return { labels, external };
-  const display = new Map(childElements(back, "displayreference").map((d) => [d.attrs.target ?? "", d.attrs.to ?? ""]));
-  const walk = (el: XmlElement): void => {
-    for (const c of childElements(el)) {
-      if ((c.name === "reference" || c.name === "referencegroup") && c.attrs.anchor) {
-        const label = display.get(c.attrs.anchor) || c.attrs.anchor;
-        labels.set(c.attrs.anchor, label);
-        for (const src of childElements(c, "source")) {
-          for (const has of childElements(src, "has")) if (has.attrs.anchor) external.set(has.attrs.anchor, label);
-        }
-      }
-      if (c.name === "references" || c.name === "referencegroup") walk(c);
-    }
-  };
-  walk(back);
-  return { labels, external };
+/** Options of {@link RfcXmlConverter}: XML limits plus an optional reader for `x:source` documents. */
+export interface RfcXmlOptions extends XmlLimits {
+  /** Reads referenced RFC sources so "Section 3.7 of [HTTP]" gets its number; without it such references read "[HTTP]". */
+  resolveSource?: RfcSourceResolver;
 }
 
 /**
@@ -229,7 +169,7 @@ function collectLabels(rfc: XmlElement): { labels: Map<string, string>; external
 export class RfcXmlConverter implements Converter {
   readonly id = "rfc-xml";
 
-  constructor(private readonly limits: XmlLimits = {}) {}
+  constructor(private readonly options: RfcXmlOptions = {}) {}
 
   canConvert(input: ConvertInput): boolean {
     return /<rfc[\s>]/.test(textHead(input.bytes, 16384));
@@ -238,10 +178,10 @@ export class RfcXmlConverter implements Converter {
   /** @throws HierdocError E_PARSE (not well-formed, unsafe entities, no `<rfc>` root), E_INPUT_ENCODING / E_INPUT_EMPTY. */
   async convert(input: ConvertInput): Promise<ConvertedDocument> {
     const xml = normalizeNewlines(decodeText(input.path, input.bytes));
-    const rfc = parseXml(input.path, xml, this.limits);
+    const rfc = parseXml(input.path, xml, this.options);
     if (rfc.name !== "rfc") throw fileError("E_PARSE", input.path, `root element is <${rfc.qname}>, not <rfc>`);
     const sections = numberRfcSections(rfc);
-    const ctx: Context = { targets: collectTargets(sections), ...collectLabels(rfc) };
+    const ctx: Context = await buildXrefContext(rfc, sections, input.path, this.options.resolveSource, this.options);
     const front = firstChild(rfc, "front");
     const docTitle = textOf(front && firstChild(front, "title"));
     const title = rfc.attrs.number ? `RFC ${rfc.attrs.number}${docTitle ? `: ${docTitle}` : ""}` : docTitle || undefined;

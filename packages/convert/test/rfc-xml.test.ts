@@ -73,3 +73,30 @@ describe("xml2rfc converter", () => {
     expect(doc.text.slice(refs.start, refs.end)).toBe("## 3. References");
   });
 });
+
+describe("xml2rfc cross-references into another RFC (x:source)", () => {
+  const other = `<rfc number="9998"><middle><section title="One"><t>x</t></section>
+    <section title="Two"><section title="Semantics" anchor="sem"><t>y</t></section></section></middle></rfc>`;
+  const citing = `<rfc xmlns:x="http://purl.org/net/xml2rfc/ext"><middle><section title="Intro">
+    <t>See <xref target="SEM" x:rel="#sem"/>, <xref target="sem"/> and <xref target="SEM" x:rel="#sem" x:fmt=","/>.</t></section></middle>
+    <back><references title="Normative References"><reference anchor="SEM"><x:source href="rfc9998.xml" basename="rfc9998"><x:has anchor="sem"/></x:source></reference></references></back></rfc>`;
+
+  it("numbers references into a resolved source document", async () => {
+    const seen: string[] = [];
+    const doc = await convertFile("docs/rfc9997.xml", utf8(citing), {
+      resolveSource: (href, from) => {
+        seen.push(`${from} → ${href}`);
+        return href === "rfc9998.xml" ? utf8(other) : undefined;
+      },
+    });
+    expect(seen).toEqual(["docs/rfc9997.xml → rfc9998.xml"]);
+    expect(doc.text).toContain("See Section 2.1 of [SEM], Section 2.1 of [SEM] and [SEM], Section 2.1.");
+  });
+
+  it("falls back to the bare label when the source is missing or broken", async () => {
+    for (const resolveSource of [undefined, () => undefined, () => utf8("<rfc><broken"), () => { throw new Error("io"); }]) {
+      const doc = await convertFile("rfc9997.xml", utf8(citing), { resolveSource });
+      expect(doc.text).toContain("See [SEM], [SEM] and [SEM].");
+    }
+  });
+});
