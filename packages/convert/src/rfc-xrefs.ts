@@ -5,12 +5,16 @@ import { childElements, collapse, firstChild, parseXml, type XmlElement, type Xm
  * Reads a document that an xml2rfc reference names with `<x:source href="rfc9110.xml">`, so cross-references
  * into it get their section numbers ("Section 3.7 of [HTTP]"). `fromPath` is the path of the document being
  * converted. Return undefined when it is not available. Only applications read files: supply e.g.
- * `(href, from) => readFileSync(resolve(dirname(from), href))`.
+ * `(href, from) => readFileSync(resolve(dirname(from), href))`, and refuse hrefs that leave the document's
+ * folder (absolute paths, `..`) — the href comes from the document, which may be hostile. Sources over 64 MiB
+ * are ignored.
  */
 export type RfcSourceResolver = (
   href: string,
   fromPath: string,
 ) => Uint8Array | undefined | Promise<Uint8Array | undefined>;
+
+const MAX_SOURCE_BYTES = 64 * 1024 * 1024;
 
 /** What cross-references resolve against while one RFC is rendered. */
 export interface XrefContext {
@@ -82,7 +86,7 @@ export async function buildXrefContext(
       if (!resolve || !href || ctx.sources.has(anchor)) continue;
       try {
         const bytes = await resolve(href, fromPath);
-        if (!bytes) continue;
+        if (!bytes || bytes.length > MAX_SOURCE_BYTES) continue;
         const other = parseXml(href, new TextDecoder().decode(bytes), limits);
         if (other.name === "rfc") ctx.sources.set(anchor, collectTargets(numberRfcSections(other)));
       } catch {
