@@ -14,6 +14,11 @@ export interface ChunkOptions {
    * does not fit in `maxChunkTokens` as a whole. Default 350.
    */
   targetChunkTokens?: number;
+  /**
+   * Markdown block scanner: `auto` (default) uses a linear CommonMark scan and falls back to remark-parse
+   * when the document nests blocks in lists or quotes; `remark` always parses with remark-parse.
+   */
+  markdownEngine?: "auto" | "remark";
 }
 
 interface Raw {

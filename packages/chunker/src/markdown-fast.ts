@@ -52,7 +52,6 @@ export function scanMarkdownFast(text: string, lines: Lines): LineBlocks | null 
   let lazy = false;
   let paraStart = 0;
   let container = false;
-  let prevBlank = true;
   let codeStart = -1;
   const closeIndented = (i: number): void => {
     if (codeStart >= 0) code.push([codeStart, i - 1]);
@@ -74,27 +73,21 @@ export function scanMarkdownFast(text: string, lines: Lines): LineBlocks | null 
     if (raw.charCodeAt(indent) === 9) return null;
     if (indent === raw.length || /^[ \t]*$/.test(raw)) {
       para = false;
-      prevBlank = true;
       continue;
     }
     const t = raw.slice(indent);
     if (indent >= 4) {
       if (para) {
-        prevBlank = false;
         continue;
       }
       if (container) {
         if (SUSPICIOUS.test(t)) return null;
-        prevBlank = false;
         continue;
       }
       if (codeStart < 0) codeStart = i;
-      prevBlank = false;
       continue;
     }
     if (codeStart >= 0) closeIndented(i);
-    const wasBlank = prevBlank;
-    prevBlank = false;
     if (container && indent > 0 && (SETEXT.test(t) || /^(`{3}|~{3}|#)/.test(t))) return null;
     const f = FENCE.exec(t);
     if (f && !(f[1][0] === "`" && f[2].includes("`"))) {
@@ -134,7 +127,7 @@ export function scanMarkdownFast(text: string, lines: Lines): LineBlocks | null 
     if (!para) {
       para = true;
       paraStart = i;
-      if (container && (indent > 0 || !wasBlank)) lazy = true;
+      if (container && indent > 0) lazy = true;
       else {
         container = false;
         lazy = false;

@@ -82,6 +82,7 @@ export function scanMarkdownRemark(text: string, lines: Lines): LineBlocks {
     i++;
   }
   const tree = processor.parse(sk.join("\n")) as MdNode;
+  const origEnd = orig.map((_, k) => (k + 1 < orig.length ? orig[k + 1] - 1 : n - 1));
   const out: LineBlocks = { headings: [], code: [] };
   const stack: MdNode[] = [tree];
   while (stack.length > 0) {
@@ -89,7 +90,7 @@ export function scanMarkdownRemark(text: string, lines: Lines): LineBlocks {
     const pos = node.position;
     if (pos && (node.type === "heading" || node.type === "code" || node.type === "html" || node.type === "yaml" || node.type === "toml")) {
       const l0 = orig[pos.start.line - 1];
-      const l1 = orig[pos.end.line - 1];
+      const l1 = node.type === "heading" ? orig[pos.end.line - 1] : origEnd[pos.end.line - 1];
       if (node.type === "heading") out.headings.push({ line: l0, endLine: l1, depth: node.depth ?? 1 });
       else if (node.type === "yaml" || node.type === "toml") out.frontMatter = [l0, l1];
       else out.code.push([l0, l1]);

@@ -48,7 +48,7 @@ export function parseDocument(doc: ConvertedDocument, options: ChunkOptions = {}
   const text = doc.text;
   const lines = lineTable(text);
   const kind = detect(doc, text, lines);
-  const structure = scan(kind, text, lines);
+  const structure = scan(kind, text, lines, options.markdownEngine ?? "auto");
   const citation = /^#?\s*Title \d+\W+[^\n]*(Federal Regulations|Alcohol|CFR)/i.test(text.slice(0, 300)) ? "cfr" : "usc";
   const nodes = buildSections(text, structure, citation);
   const chunks = chunkSections(text, doc.sourcePath, nodes, structure.removed, structure.atomic, options, doc.title ?? "");
@@ -56,10 +56,10 @@ export function parseDocument(doc: ConvertedDocument, options: ChunkOptions = {}
 }
 
 /** Reads the structure of `text` with the scanner for `kind`. */
-function scan(kind: StructureKind, text: string, lines: ReturnType<typeof lineTable>): Structure {
+function scan(kind: StructureKind, text: string, lines: ReturnType<typeof lineTable>, engine: "auto" | "remark"): Structure {
   switch (kind) {
     case "markdown":
-      return markdownStructure(text, lines);
+      return markdownStructure(text, lines, engine);
     case "rfc-text":
       return rfcStructure(text, lines);
     case "unit-text":
