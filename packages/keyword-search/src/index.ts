@@ -7,3 +7,4 @@ export {
   numberPrefixes, findQuotedPhrases,
 } from "./section-id.js";
 export { ExactIndex, EXACT_TIERS, EXACT_FILE_NAME, type ExactIndexOptions, type ExactLookupOptions, type ExactChunk } from "./exact-index.js";
+export { OpenSearchKeywordIndex, openSearchIndexBody, type OpenSearchKeywordOptions } from "./opensearch-keyword-index.js";
