@@ -35,6 +35,8 @@ export class MemoryStore implements VectorStoreAdapter {
   private embedderId = "";
   private matrix: VectorMatrix | undefined;
   private records: ChunkRecord[] = [];
+  /** JSON text of each record as last written, or undefined when it changed since (row-aligned). */
+  private lines: Array<string | undefined> = [];
   private rowById = new Map<string, number>();
   private generation = 0;
   private dirty = false;
@@ -67,6 +69,7 @@ export class MemoryStore implements VectorStoreAdapter {
     this.embedderId = options.embedderId;
     this.matrix = new VectorMatrix(options.dimensions);
     this.records = [];
+    this.lines = [];
     this.rowById = new Map();
     this.generation = 0;
     this.dirty = false;
@@ -93,6 +96,7 @@ export class MemoryStore implements VectorStoreAdapter {
     const snap = await this.wrapIo("open", () => readSnapshot(this.dir as string, manifest));
     this.matrix.load(snap.vectors, snap.records.length);
     this.records = snap.records;
+    this.lines = snap.lines;
     snap.records.forEach((r, i) => this.rowById.set(r.id, i));
     if (this.rowById.size !== snap.records.length) {
       throw new HierdocError("E_INDEX_CORRUPT", `memory store index is corrupt: ${manifest.files.records.name}: duplicate record ids`, {
@@ -103,7 +107,8 @@ export class MemoryStore implements VectorStoreAdapter {
   }
 
   /**
-   * Adds or replaces records by id; the whole batch is validated before any is applied.
+   * Adds or replaces records by id; the whole batch is validated before any is applied. Records are kept
+   * by reference (and their JSON cached until replaced): do not mutate a record object after upserting it.
    * @throws HierdocError E_DIMENSION_MISMATCH for a vector of the wrong length; E_INVALID_ARGUMENT for a
    *   record without an id or a vector with NaN values.
    */
@@ -120,9 +125,11 @@ export class MemoryStore implements VectorStoreAdapter {
       if (row === undefined) {
         this.rowById.set(record.id, matrix.append(vector));
         this.records.push(record);
+        this.lines.push(undefined);
       } else {
         matrix.write(row, vector);
         this.records[row] = record;
+        this.lines[row] = undefined;
       }
     }
     if (records.length > 0) this.dirty = true;
@@ -215,17 +222,18 @@ export class MemoryStore implements VectorStoreAdapter {
     await this.flushing;
     this.matrix = undefined;
     this.records = [];
+    this.lines = [];
     this.rowById = new Map();
   }
 
   private async flushNow(): Promise<void> {
     if (this.dir === undefined || !this.dirty || this.matrix === undefined) return;
-    const records = this.records.slice();
+    const lines = this.records.map((record, row) => (this.lines[row] ??= JSON.stringify(record)));
     const vectors = this.matrix.snapshot();
     const generation = this.generation + 1;
     this.dirty = false;
     try {
-      await writeSnapshot(this.dir, { embedderId: this.embedderId, dimensions: this.matrix.dimensions, generation }, records, vectors);
+      await writeSnapshot(this.dir, { embedderId: this.embedderId, dimensions: this.matrix.dimensions, generation }, lines, vectors);
       this.generation = generation;
     } catch (err) {
       this.dirty = true;
@@ -239,8 +247,10 @@ export class MemoryStore implements VectorStoreAdapter {
     this.rowById.delete(id);
     const moved = this.matrix.swapRemove(row);
     const last = this.records.pop() as ChunkRecord;
+    const lastLine = this.lines.pop();
     if (moved !== -1) {
       this.records[row] = last;
+      this.lines[row] = lastLine;
       this.rowById.set(last.id, row);
     }
     this.dirty = true;

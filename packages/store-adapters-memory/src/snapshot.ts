@@ -30,10 +30,12 @@ export interface SnapshotManifest {
   files: { records: SnapshotFileEntry; vectors: SnapshotFileEntry };
 }
 
-/** A loaded snapshot: records in row order and their packed, normalised vectors. */
+/** A loaded snapshot: records in row order (with their JSON lines) and their packed, normalised vectors. */
 export interface Snapshot {
   manifest: SnapshotManifest;
   records: ChunkRecord[];
+  /** Each record's JSON text as stored (no newline), reusable for the next snapshot. */
+  lines: string[];
   vectors: Float32Array;
 }
 
@@ -138,12 +140,14 @@ export async function readSnapshot(dir: string, manifest: SnapshotManifest): Pro
   new Uint8Array(vectors.buffer).set(vectorBytes);
   const text = recordBytes.toString("utf8");
   const records: ChunkRecord[] = [];
+  const lines: string[] = [];
   let lineNo = 0;
   for (const line of text.split("\n")) {
     lineNo++;
     if (line.length === 0) continue;
     try {
       records.push(JSON.parse(line) as ChunkRecord);
+      lines.push(line);
     } catch (err) {
       throw corrupt(dir, manifest.files.records.name, `line ${lineNo} is not valid JSON`, err);
     }
@@ -151,25 +155,25 @@ export async function readSnapshot(dir: string, manifest: SnapshotManifest): Pro
   if (records.length !== manifest.count) {
     throw corrupt(dir, manifest.files.records.name, `expected ${manifest.count} records, found ${records.length}`);
   }
-  return { manifest, records, vectors };
+  return { manifest, records, lines, vectors };
 }
 
 /**
  * Writes a new snapshot generation: data files to pid-tagged temp files, fsync, rename, then the
  * manifest the same way (last), then removes older generations. A crash at any point leaves the previous
- * manifest pointing at complete files, or the new one.
+ * manifest pointing at complete files, or the new one. `lines` are the records' JSON texts, in row order.
  */
 export async function writeSnapshot(
   dir: string,
   header: { embedderId: string; dimensions: number; generation: number },
-  records: ChunkRecord[],
+  lines: string[],
   vectors: Float32Array,
 ): Promise<SnapshotManifest> {
   await mkdir(dir, { recursive: true });
   const gen = header.generation;
   const recordsName = `records-${gen}.jsonl`;
   const vectorsName = `vectors-${gen}.f32`;
-  const recordBytes = Buffer.from(records.map((r) => JSON.stringify(r) + "\n").join(""), "utf8");
+  const recordBytes = Buffer.from(lines.length === 0 ? "" : lines.join("\n") + "\n", "utf8");
   const vectorBytes = new Uint8Array(vectors.buffer, vectors.byteOffset, vectors.byteLength);
   const tmp = (name: string): string => join(dir, `${name}.${process.pid}.tmp`);
   await Promise.all([writeDurable(tmp(recordsName), recordBytes), writeDurable(tmp(vectorsName), vectorBytes)]);
@@ -181,7 +185,7 @@ export async function writeSnapshot(
     version: VERSION,
     embedderId: header.embedderId,
     dimensions: header.dimensions,
-    count: records.length,
+    count: lines.length,
     generation: gen,
     writtenAt: new Date().toISOString(),
     files: {

@@ -159,6 +159,45 @@ describe("MemoryStore behaviour", () => {
   });
 });
 
+describe("MemoryStore persistence under random edits", () => {
+  it("reopens to exactly the last flushed state after random upserts, replacements, deletes and flushes", async () => {
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant("upsert" as const), idx: fc.integer({ min: 0, max: 15 }), tag: fc.nat(99) }),
+      fc.record({ kind: fc.constant("delete" as const), idx: fc.integer({ min: 0, max: 15 }) }),
+      fc.record({ kind: fc.constant("flush" as const) }),
+    );
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { maxLength: 40 }), async (ops) => {
+        const runDir = join(dir, `run-${run++}`);
+        const store = new MemoryStore({ dir: runDir });
+        await store.open({ embedderId: "x", dimensions: 4 });
+        const live = new Map<string, string>();
+        let flushed = new Map<string, string>();
+        for (const o of ops) {
+          if (o.kind === "upsert") {
+            const content = `v${o.tag}`;
+            await store.upsert([makeStoreRecord(o.idx, { vector: makeVector(content, 4), record: { id: `c${o.idx}`, content } })]);
+            live.set(`c${o.idx}`, content);
+          } else if (o.kind === "delete") {
+            await store.deleteByIds([`c${o.idx}`]);
+            live.delete(`c${o.idx}`);
+          } else {
+            await store.flush();
+            flushed = new Map(live);
+          }
+        }
+        const reopened = new MemoryStore({ dir: runDir });
+        await reopened.open({ embedderId: "x", dimensions: 4 });
+        const got = await reopened.getWithVectors([...Array(16).keys()].map((i) => `c${i}`));
+        expect(Object.fromEntries(got.map((r) => [r.record.id, r.record.content]))).toEqual(Object.fromEntries(flushed));
+        for (const r of got) expect(cosine(r.vector, makeVector(r.record.content, 4))).toBeCloseTo(1, 5);
+      }),
+      { numRuns: 40, seed: 11 },
+    );
+  }, 60_000);
+});
+
 describe("TopK", () => {
   it("keeps the k best, best first, ties broken by lower index", () => {
     const top = new TopK(3);
