@@ -1,7 +1,7 @@
 import type { ConvertInput, ConvertedDocument, Converter } from "@hierdoc/core";
 import { decodeText, normalizeNewlines } from "./decode-text.js";
 import { fileError, parseError } from "./errors.js";
-import { htmlTitle, htmlToMarkdown } from "./html-to-markdown.js";
+import { htmlTitle, htmlToMarkdownWithMap, type HtmlMarkdown } from "./html-to-markdown.js";
 import { firstMarkdownHeading } from "./markdown-converter.js";
 import { extensionOf, textHead } from "./sniff.js";
 
@@ -22,12 +22,13 @@ export class HtmlConverter implements Converter {
   /** @throws HierdocError E_INPUT_* for bad text, E_PARSE when the HTML cannot be converted, E_INPUT_EMPTY when it has no text. */
   async convert(input: ConvertInput): Promise<ConvertedDocument> {
     const html = normalizeNewlines(decodeText(input.path, input.bytes));
-    let text: string;
+    let converted: HtmlMarkdown;
     try {
-      text = htmlToMarkdown(html);
+      converted = htmlToMarkdownWithMap(html);
     } catch (err) {
       throw parseError(input.path, "HTML", err);
     }
+    const { text, sourceMap } = converted;
     if (text.trim() === "") throw fileError("E_INPUT_EMPTY", input.path, "the HTML has no text content");
     return {
       sourcePath: input.path,
@@ -35,6 +36,7 @@ export class HtmlConverter implements Converter {
       format: "markdown",
       text,
       title: htmlTitle(html) ?? firstMarkdownHeading(text),
+      ...(sourceMap.length > 0 ? { sourceMap } : {}),
     };
   }
 }

@@ -1,3 +1,4 @@
+import type { SourceMapEntry } from "@hierdoc/core";
 import TurndownService from "turndown";
 
 /** The part of a DOM element the table and image rules read (the package compiles without the DOM lib). */
@@ -29,6 +30,18 @@ function tableMarkdown(table: DomElement): string {
 }
 
 let service: TurndownService | undefined;
+/** Heading anchors met during the current (synchronous) turndown call, in document order. */
+let headingAnchors: (string | undefined)[] = [];
+
+function anchorOf(node: DomElement): string | undefined {
+  const own = node.getAttribute("id");
+  if (own) return own;
+  const inner = node.querySelectorAll("[id], a[name]")[0];
+  if (inner) return inner.getAttribute("id") ?? inner.getAttribute("name") ?? undefined;
+  const parent = node.parentNode;
+  if (parent && /^(SECTION|ARTICLE)$/i.test(parent.nodeName) && parent.getAttribute("id")) return parent.getAttribute("id") ?? undefined;
+  return undefined;
+}
 
 /** A shared turndown instance: ATX headings, fenced code, `-` bullets, GFM-style tables, no scripts or styles. */
 function turndown(): TurndownService {
@@ -56,6 +69,16 @@ function turndown(): TurndownService {
       return prefix + body + (node.nextSibling && !/\n$/.test(body) ? "\n" : "");
     },
   });
+  s.addRule("heading", {
+    filter: ["h1", "h2", "h3", "h4", "h5", "h6"],
+    replacement: (content, h) => {
+      const node = h as unknown as DomElement;
+      const text = content.replace(/\s+/g, " ").trim();
+      if (!text) return "\n\n";
+      headingAnchors.push(anchorOf(node));
+      return `\n\n${"#".repeat(Number(node.nodeName.charAt(1)))} ${text}\n\n`;
+    },
+  });
   s.addRule("image", { filter: ["img"], replacement: (_c, node) => {
     const alt = (node as unknown as DomElement).getAttribute("alt")?.trim();
     return alt ? `[image: ${alt}]` : "";
@@ -64,10 +87,44 @@ function turndown(): TurndownService {
   return s;
 }
 
+/** Markdown converted from HTML, with a source map from each heading's section to the heading's element id. */
+export interface HtmlMarkdown {
+  text: string;
+  sourceMap: SourceMapEntry[];
+}
+
+/**
+ * Converts HTML to markdown with real headings; scripts, styles and embedded objects are dropped. Each heading
+ * with an id (its own, an inner anchor, or its `<section>`'s) maps `[heading start, next heading)` to that id.
+ */
+export function htmlToMarkdownWithMap(html: string): HtmlMarkdown {
+  headingAnchors = [];
+  const md = turndown().turndown(html);
+  const anchors = headingAnchors;
+  headingAnchors = [];
+  const text = md.replace(/[ \t]+\n/g, "\n").replace(/\n{3,}/g, "\n\n").trim() + "\n";
+  const starts: number[] = [];
+  let fence = false;
+  let offset = 0;
+  for (const line of text.split("\n")) {
+    if (/^ {0,3}(`{3,}|~{3,})/.test(line)) fence = !fence;
+    else if (!fence && /^#{1,6} /.test(line)) starts.push(offset);
+    offset += line.length + 1;
+  }
+  const sourceMap: SourceMapEntry[] = [];
+  if (starts.length === anchors.length) {
+    starts.forEach((start, i) => {
+      const anchor = anchors[i];
+      const end = i + 1 < starts.length ? starts[i + 1] : text.length;
+      if (anchor) sourceMap.push({ start, end: text.slice(start, end).trimEnd().length + start, anchor });
+    });
+  }
+  return { text, sourceMap };
+}
+
 /** Converts HTML to markdown with real headings; scripts, styles and embedded objects are dropped. */
 export function htmlToMarkdown(html: string): string {
-  const md = turndown().turndown(html);
-  return md.replace(/[ \t]+\n/g, "\n").replace(/\n{3,}/g, "\n\n").trim() + "\n";
+  return htmlToMarkdownWithMap(html).text;
 }
 
 /** Text of the HTML `<title>`, if any. */

@@ -46,4 +46,16 @@ describe("HTML converter", () => {
   it("htmlToMarkdown escapes nothing it should keep", () => {
     expect(htmlToMarkdown("<h4>§ 2. Title</h4><p>(a) text</p>")).toBe("#### § 2. Title\n\n(a) text\n");
   });
+
+  it("maps each heading's section to the heading's element id", async () => {
+    const html = `<h1 id="top">Rules</h1><p>Intro.</p><section id="s2"><h2>Part 2</h2><p>Body <code>#x</code>.</p></section>
+      <h2><a name="p3"></a>Part 3</h2><pre><code># not a heading</code></pre><h3>No id</h3><p>End.</p>`;
+    const doc = await convertFile("ids.html", utf8(html));
+    const spans = doc.sourceMap!.map((e) => [e.anchor, doc.text.slice(e.start, e.end)]);
+    expect(spans).toEqual([
+      ["top", "# Rules\n\nIntro."],
+      ["s2", "## Part 2\n\nBody `#x`."],
+      ["p3", "## Part 3\n\n```\n# not a heading\n```"],
+    ]);
+  });
 });
