@@ -33,10 +33,10 @@ const SP = String.raw`[\s\u200E\u200F\u202A-\u202E]`;
 const SEP = String.raw`(?:${SP}*,${SP}*(?:and${SP}+|or${SP}+)?|${SP}+(?:and|or|to|through|and/or)${SP}+|${SP}*[–-]${SP}*)`;
 const KIND =
   String.raw`(?:Sections?|sections?|SECTION|§§?|[Ss]ecs?\.|Rules?|rules?|Regulations?|Clauses?|clauses?|Articles?|articles?|Arts?\.|Chapters?|chapters?|CHAPTER|Parts?|parts?|PART|Appendix|Appendices|appendix|App\.?|Annex(?:es)?|annex|Schedules?|schedule|[Pp]aragraphs?|[Ss]ubsections?|[Ss]ubparagraphs?|[Pp]oints?|[Ss]ub-paragraphs?)`;
-const TAIL = String.raw`(?:\s+(?:of|in|under)\s+(?:the\s+)?(?:\[(?<bracket>[^\]\n]{1,40})\]|(?<rfc>RFC\s?\d{1,5})|(?<title>[Tt]itle\s+\d+[A-Za-z]?)(?!\s+of)|(?<thistitle>this\s+[Tt]itle)|(?<own>(?:this|these)\s+(?:Regulation|Directive|Act|part|chapter|subchapter|section|Rulebook|Rules|Regulations)\b)|(?<art>Articles?\s+\d+[a-z]?${SUB}*)|(?<chapter>Chapter\s+[IVXLC\d]+)|(?<law>Public\s+Law\s+\d+[–-]\d+|(?:[A-Z][\w.'’-]*\s+){0,8}Act(?:\s+of\s+(?:[A-Z][a-z]+\s+\d{1,2},\s+)?\d{4})?|Regulation\s+\(E[CU]\)\s+(?:No\s+)?\d+\/\d+|Directive\s+\d+\/\d+\/E[CU]+)|(?<code>[A-Z]{2,6})(?![\w.]))|\s+(?<code2>of\s+(?:the\s+)?[A-Z]{3,6})(?=\W))?`;
+const TAIL = String.raw`(?:\s+(?:of|in|under)\s+(?:the\s+)?(?:\[(?<bracket>[^\]\n]{1,40})\]|(?<rfc>RFC\s?\d{1,5})|(?<title>[Tt]itle\s+\d+[A-Za-z]?)(?!\s+of)|(?<thistitle>this\s+[Tt]itle)|(?<such>(?:such|that)\s+(?:title|Code|Act|Directive|Regulation|Decision|Treaty|Convention|Law)\b|the\s+(?:Charter|Treaty|Convention)\b(?:\s+on\s+[A-Z][\w ]{2,60}?(?=[,.;)]))?)|(?<own>(?:this|these)\s+(?:Regulation|Directive|Act|part|chapter|subchapter|section|Rulebook|Rules|Regulations)\b)|(?<art>Articles?\s+\d+[a-z]?${SUB}*)|(?<chapter>Chapter\s+[IVXLC\d]+)|(?<law>Public\s+Law\s+\d+[–-]\d+|(?:[A-Z][\w.'’-]*\s+(?:(?:of|and|for|on|to|the)\s+)?){0,10}Act(?:\s+of\s+(?:[A-Z][a-z]+\s+\d{1,2},\s+)?\d{4})?|Regulation\s+\(E[CU]\)\s+(?:No\s+)?\d+\/\d+|Directive\s+\d+\/\d+\/E[CU]+)|(?<code>[A-Z]{2,6})(?![\w.]))|\s+(?<code2>of\s+(?:the\s+)?[A-Z]{3,6})(?=\W)|\s+(?<treaty>TFEU|TEU)\b)?`;
 
 /** `Section 5`, `§§ 4.2 and 4.3`, `Articles 15 to 22`, `paragraph 3 of Article 9`, `Section 11.2 of [HTTP/1.1]`. */
-export const CITATION = new RegExp(String.raw`(?<![\w§])(?<kind>${KIND})${SP}*(?<ids>${ID}(?:${SEP}${ID})*)${TAIL}`, "gu");
+export const CITATION = new RegExp(String.raw`(?<![\w§])(?<kind>${KIND})(?:(?<=§)${SP}*|${SP}+)(?<ids>${ID}(?:${SEP}${ID})*)${TAIL}`, "gu");
 /** `42 U.S.C. 11301`, `15 U.S.C. 278g–3`, `27 CFR 478.11`. */
 export const CODE_CITATION =
   /\b(?<title>\d{1,2})\s+(?<code>U\.\s?S\.\s?C\.|USC|CFR|C\.F\.R\.)\s*(?:§+\s*|[Pp]art\s+|[Cc]hapter\s+)?(?<sec>\d+[A-Za-z]*(?:[.–-]\d+[A-Za-z]*)*(?:\(\w{1,4}\))*)/gu;
@@ -48,6 +48,9 @@ export const BARE_CITATION = new RegExp(
   String.raw`(?<=\b(?:of|in|under|see|per|with|to|and|or|by|at|also|from|purposes of|accordance with|pursuant to)${SP}+)(?<ids>(?:\d{1,3}(?:\.\d{1,3}[A-Z]?){2,5}|\d{1,3}\.\d{1,3}[A-Z]?(?=\())${SUB}*(?:${SEP}(?:\d{1,3}(?:\.\d{1,3}[A-Z]?){1,5}${SUB}*|${SUB}+))*)(?![\w%]|\.\d)`,
   "gu",
 );
+
+/** A rulebook code just before the citation: "GEN Rule 5.2.14", "MKT Rule 4.3.1(13)". */
+export const CODE_BEFORE = /(?:^|[^\w])([A-Z]{2,5}),?\s*$/u;
 
 /** `[URI], Section 3.2.2` — the cited document comes first. */
 export const BRACKET_BEFORE = /\[([^\]\n]{1,40})\],?\s*$/u;

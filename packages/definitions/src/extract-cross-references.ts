@@ -1,6 +1,6 @@
 import type { Chunk, ConvertedDocument, CrossReference, Section } from "@hierdoc/core";
 import { DocumentMap, paragraphs } from "./document-map.js";
-import { BARE_CITATION, BRACKET_BEFORE, CITATION, CODE_CITATION, kindOf, splitIds, type CitationKind } from "./citation-grammar.js";
+import { BARE_CITATION, BRACKET_BEFORE, CITATION, CODE_BEFORE, CODE_CITATION, kindOf, splitIds, type CitationKind } from "./citation-grammar.js";
 
 /** A cross-reference with where it occurs: the chunk and `[start, end)` of the citing text. */
 export type LocatedCrossReference = CrossReference & { chunkId: string; start: number; end: number };
@@ -93,6 +93,7 @@ export function extractCrossReferences(doc: ConvertedDocument, sections: Section
   const map = new DocumentMap(sections, chunks);
   const sectionStyle = sections.some((s) => s.sectionId.startsWith("§")) ? "§ " : "";
   const title = ownTitle(doc, sections);
+  const ownName = (doc.sourcePath.split(/[\\/]/).pop() ?? "").toLowerCase();
   const out: LocatedCrossReference[] = [];
   for (const para of paragraphs(doc)) {
     if (doc.format === "markdown" && /^\s{0,3}#{1,6}\s/.test(para.text)) continue;
@@ -124,11 +125,25 @@ export function extractCrossReferences(doc: ConvertedDocument, sections: Section
       const at = m.index ?? 0;
       if (taken.some(([a, b]) => at < b && at + m[0].length > a)) continue;
       const g = m.groups ?? {};
-      const kind = kindOf(g.kind);
-      const ids = kind === "relative" ? splitIds(g.ids) : expandRelativeIds(splitIds(g.ids));
-      const before = BRACKET_BEFORE.exec(para.text.slice(Math.max(0, at - 60), at));
+      let kind = kindOf(g.kind);
+      const split = splitIds(g.ids);
+      if (kind === "relative" && /^\d+\.\d/.test(split[0] ?? "")) kind = "section";
+      const ids = expandRelativeIds(split).filter((id) => kind === "relative" || !id.startsWith("("));
+      if (ids.length === 0) continue;
+      const window = para.text.slice(Math.max(0, at - 60), at);
+      const before = BRACKET_BEFORE.exec(window);
+      const codeBefore = CODE_BEFORE.exec(window)?.[1];
+      const foreignCode = codeBefore && !/^(?:I|II|III|IV|V|VI|VII|VIII|IX|X|UAE|ADGM|US|EU|UK)$/.test(codeBefore) && !ownName.startsWith(codeBefore.toLowerCase()) ? codeBefore : undefined;
       const cited =
-        g.bracket ?? g.rfc?.replace(/\s+/, " ") ?? g.law ?? g.code ?? g.code2?.replace(/^of\s+(?:the\s+)?/, "") ?? before?.[1];
+        g.bracket ??
+        g.rfc?.replace(/\s+/, " ") ??
+        g.law ??
+        g.such ??
+        g.treaty ??
+        g.code ??
+        g.code2?.replace(/^of\s+(?:the\s+)?/, "") ??
+        before?.[1] ??
+        (g.own || g.thistitle || g.title || g.art || g.chapter ? undefined : foreignCode);
       const fromSection = map.baseSection(map.sectionAt(para.start + at))?.sectionId ?? "";
       const text = m[0].trim();
       let refs: Array<Omit<LocatedCrossReference, "chunkId" | "start" | "end" | "fromSectionId">>;
@@ -137,12 +152,16 @@ export function extractCrossReferences(doc: ConvertedDocument, sections: Section
         const same = title !== null && doc === `title ${title}`;
         refs = ids.map((id) => ({
           text,
-          targetSectionId: `§ ${id.replace(/\s+\(/g, "(")}`,
+          targetSectionId: kind === "section" || kind === "relative" ? `§ ${id.replace(/\s+\(/g, "(")}` : canonical(kind, id, ""),
           external: !same,
           ...(same ? {} : { citedDocument: doc }),
         }));
       } else if (g.thistitle) {
-        refs = ids.map((id) => ({ text, targetSectionId: `§ ${id.replace(/\s+\(/g, "(")}`, external: false }));
+        refs = ids.map((id) => ({
+          text,
+          targetSectionId: kind === "section" || kind === "relative" ? `§ ${id.replace(/\s+\(/g, "(")}` : canonical(kind, id, ""),
+          external: false,
+        }));
       } else if (g.art || g.chapter) {
         const base = (g.art ?? g.chapter).replace(/^Articles/, "Article").replace(/\s+\(/g, "(");
         refs = ids.map((id) => ({
@@ -153,7 +172,7 @@ export function extractCrossReferences(doc: ConvertedDocument, sections: Section
       } else if (cited) {
         refs = ids.map((id) => ({
           text,
-          targetSectionId: canonical(kind === "relative" ? "section" : kind, id, kind === "section" ? "" : sectionStyle),
+          targetSectionId: canonical(kind === "relative" ? "section" : kind, id, g.bracket || g.rfc || before ? "" : sectionStyle),
           external: true,
           citedDocument: cited.trim(),
         }));

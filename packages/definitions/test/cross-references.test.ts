@@ -144,3 +144,21 @@ describe("SectionResolver fallbacks", () => {
     expect(resolver.resolve(ref("12.3.10"), "FUNDS.txt")).toMatchObject({ targetSectionId: "PART 5.12.3.10", external: false });
   });
 });
+
+describe("citations of other instruments", () => {
+  it("flags 'of such title', 'of that Code', named Acts, treaties and another rulebook's code as external", () => {
+    const text = `## § 2706. Duties
+
+Pay under section 5332 of such title, exempt under section 501(a) of that Code, section 20 of the National Institute of Standards and Technology Act, chapter 81 of title 5, some part(s) of it, Regulation (EU) No 182/2011, Article 179(1) TFEU and GEN Rule 5.2.14.
+`;
+    const { refs: r } = refs(text, [{ id: "§ 2706", title: "§ 2706. Duties", level: 2 }]);
+    expect(r.map((x) => [x.targetSectionId, x.external, x.citedDocument ?? null])).toEqual([
+      ["§ 5332", true, "such title"],
+      ["§ 501(a)", true, "that Code"],
+      ["§ 20", true, "National Institute of Standards and Technology Act"],
+      ["Chapter 81", true, "title 5"],
+      ["Article 179(1)", true, "TFEU"],
+      ["§ 5.2.14", true, "GEN"],
+    ]);
+  });
+});

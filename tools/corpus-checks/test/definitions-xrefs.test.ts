@@ -42,8 +42,8 @@ d(`cross-references against gold annotations (${parserName})${skipReason}`, () =
   });
 
   it("RFC 9110: internal references resolved with the chunker's sections (regression guard)", () => {
-    // Below the fallback figure while the chunker drops headings 14.2/14.3 and names Appendix B.n "Appendix B".
-    expect(rfc9110("chunker").recall).toBeGreaterThanOrEqual(86);
+    // Below the fallback figure while the chunker names Appendix B.n "Appendix B" (and drops a few headings).
+    expect(rfc9110("chunker").recall).toBeGreaterThanOrEqual(90);
   });
 
   it("US Code: citations of other titles detected as external with the right title and section", () => {
