@@ -30,7 +30,7 @@ const DIVISION =
 const APPENDIX_SUB = /^appendix\s+([A-Z](?:\.\d+)+)\.?(?=\s|$)/i;
 const DOTTED = /^(\d+(?:\.\d+)*)\.?(?=\s|$)/;
 const LETTERED = /^([A-Z](?:\.\d+)+)\.?(?=\s|$)/;
-const UNIT = /^((?:\d+(?:\.\d+)*\.?|[A-Z]+\s?\d+[A-Z]?\.)(?:[\w]*\.?)*(?:\(\w{1,4}\)\.?)+)(?=\s|$)/;
+const UNIT = /^((?:\d+(?:\.\d+)*\.?|[A-Za-z]+\s?\d+[A-Z]?\.)(?:[\w]*\.?)*(?:\(\w{1,4}\)\.?)+)(?=\s|$)/;
 const PAREN = /^\((\w{1,5})\)(?=\s|$)/;
 
 function uniq(id: string, aliases: string[]): string[] {
@@ -48,7 +48,13 @@ function uniq(id: string, aliases: string[]): string[] {
  */
 export function sectionIdFromHeading(heading: string): SectionIdentity | null {
   const h = heading.replace(/^[\s\uFEFF[]+/, "");
-  let m = SECTIONS_SIGN.exec(h);
+  let m = UNIT.exec(h);
+  if (m) {
+    const id = m[1];
+    const compact = id.replace(/\.(?=\()/g, "").replace(/\.$/, "");
+    return { id, aliases: uniq(id, [compact, id.replace(/\.$/, "")]) };
+  }
+  m = SECTIONS_SIGN.exec(h);
   if (m) {
     const nums = m[1].split(/\s*(?:,|and|to|through|–|-)\s*/).filter(Boolean);
     const id = `§ ${m[1]}`;
@@ -79,12 +85,6 @@ export function sectionIdFromHeading(heading: string): SectionIdentity | null {
     if (word === "Rule" || word === "Regulation") aliases.push(n);
     if (word === "Appendix") aliases.push(`App. ${n}`, `APP${n}`);
     return { id, aliases: uniq(id, aliases) };
-  }
-  m = UNIT.exec(h);
-  if (m) {
-    const id = m[1];
-    const compact = id.replace(/\.(?=\()/g, "").replace(/\.$/, "");
-    return { id, aliases: uniq(id, [compact, id.replace(/\.$/, "")]) };
   }
   m = DOTTED.exec(h);
   if (m) {
