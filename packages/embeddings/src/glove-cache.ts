@@ -3,32 +3,36 @@ import { mkdir, open, readFile, rename, unlink } from "node:fs/promises";
 import { dirname } from "node:path";
 import { crc32 } from "node:zlib";
 import { HierdocError } from "@hierdoc/core";
+import { GloveVocabulary } from "./glove-vocabulary.js";
 
 /**
- * Binary GloVe cache, format version 1 (all integers little-endian):
+ * Binary GloVe cache, format version 2 (all integers little-endian; every section starts 4-byte aligned):
  *
  * | offset | size | field |
  * |---|---|---|
  * | 0 | 8 | magic `HDGLOVE\0` |
- * | 8 | 4 | format version (1) |
+ * | 8 | 4 | format version (2) |
  * | 12 | 4 | rows (words) |
  * | 16 | 4 | dimensions |
  * | 20 | 4 | vocabulary byte length V |
  * | 24 | 4 | total file length |
  * | 28 | 4 | CRC-32 of every byte after the 64-byte header |
- * | 32 | 32 | reserved (zero) |
- * | 64 | V | vocabulary: UTF-8 words joined by `\n`, in the source's frequency order (row = rank) |
- * | 64+pad4(V) | 4·rows | per-row scale, float32 |
+ * | 32 | 4 | hash table slots T (a power of two) |
+ * | 36 | 28 | reserved (zero) |
+ * | 64 | V | vocabulary: UTF-8 words back to back, in the source's frequency order (row = rank) |
+ * | 64+pad4(V) | 4·(rows+1) | word byte offsets into the vocabulary, uint32 |
+ * | … | 4·rows | per-row scale, float32 |
+ * | … | 4·T | word hash table (see {@link GloveVocabulary}), int32 row + 1, 0 = empty |
  * | … | rows·dims | vector components, int8 (value = q · scale) |
  */
 export const GLOVE_CACHE_MAGIC = "HDGLOVE\0";
 /** Format version written in the cache header; bump it when the layout or quantisation changes. */
-export const GLOVE_CACHE_VERSION = 1;
+export const GLOVE_CACHE_VERSION = 2;
 const HEADER_BYTES = 64;
 
 /** Word vectors as held in memory: int8 rows with one float32 scale per row, words in frequency order. */
 export interface GloveMatrix {
-  words: string[];
+  vocabulary: GloveVocabulary;
   dimensions: number;
   /** `rows × dimensions` quantised components. */
   values: Int8Array;
@@ -38,6 +42,22 @@ export interface GloveMatrix {
 
 function align4(n: number): number {
   return (n + 3) & ~3;
+}
+
+interface Layout {
+  offsetsAt: number;
+  scalesAt: number;
+  tableAt: number;
+  valuesAt: number;
+  total: number;
+}
+
+function layout(rows: number, dimensions: number, vocabBytes: number, slots: number): Layout {
+  const offsetsAt = HEADER_BYTES + align4(vocabBytes);
+  const scalesAt = offsetsAt + 4 * (rows + 1);
+  const tableAt = scalesAt + 4 * rows;
+  const valuesAt = tableAt + 4 * slots;
+  return { offsetsAt, scalesAt, tableAt, valuesAt, total: valuesAt + rows * dimensions };
 }
 
 /** Quantises float rows to int8 with a per-row scale (max |x| maps to 127). */
@@ -54,26 +74,31 @@ export function quantizeRows(words: string[], dimensions: number, row: (i: numbe
     const base = i * dimensions;
     for (let d = 0; d < dimensions; d++) values[base + d] = Math.round(source[d] / scale);
   }
-  return { words, dimensions, values, scales };
+  return { vocabulary: GloveVocabulary.fromWords(words), dimensions, values, scales };
 }
 
-/** Serialises a matrix into the version-1 cache layout. */
+function bytesOf(view: ArrayBufferView): Buffer {
+  return Buffer.from(view.buffer, view.byteOffset, view.byteLength);
+}
+
+/** Serialises a matrix into the version-2 cache layout. */
 export function encodeGloveCache(matrix: GloveMatrix): Buffer {
-  const vocab = Buffer.from(matrix.words.join("\n"), "utf8");
-  const rows = matrix.words.length;
-  const scalesAt = HEADER_BYTES + align4(vocab.length);
-  const valuesAt = scalesAt + 4 * rows;
-  const total = valuesAt + rows * matrix.dimensions;
-  const out = Buffer.alloc(total);
+  const { vocabulary } = matrix;
+  const rows = vocabulary.size;
+  const at = layout(rows, matrix.dimensions, vocabulary.bytes.length, vocabulary.table.length);
+  const out = Buffer.alloc(at.total);
   out.write(GLOVE_CACHE_MAGIC, 0, "latin1");
   out.writeUInt32LE(GLOVE_CACHE_VERSION, 8);
   out.writeUInt32LE(rows, 12);
   out.writeUInt32LE(matrix.dimensions, 16);
-  out.writeUInt32LE(vocab.length, 20);
-  out.writeUInt32LE(total, 24);
-  vocab.copy(out, HEADER_BYTES);
-  Buffer.from(matrix.scales.buffer, matrix.scales.byteOffset, matrix.scales.byteLength).copy(out, scalesAt);
-  Buffer.from(matrix.values.buffer, matrix.values.byteOffset, matrix.values.byteLength).copy(out, valuesAt);
+  out.writeUInt32LE(vocabulary.bytes.length, 20);
+  out.writeUInt32LE(at.total, 24);
+  out.writeUInt32LE(vocabulary.table.length, 32);
+  bytesOf(vocabulary.bytes).copy(out, HEADER_BYTES);
+  bytesOf(vocabulary.offsets).copy(out, at.offsetsAt);
+  bytesOf(matrix.scales).copy(out, at.scalesAt);
+  bytesOf(vocabulary.table).copy(out, at.tableAt);
+  bytesOf(matrix.values).copy(out, at.valuesAt);
   out.writeUInt32LE(crc32(out.subarray(HEADER_BYTES)), 28);
   return out;
 }
@@ -84,8 +109,23 @@ function corrupt(file: string, reason: string): HierdocError {
   });
 }
 
+/** A typed view on `bytes[at, at + 4·length)`, copied only when the address is not 4-byte aligned. */
+function view<T extends Uint32Array | Float32Array | Int32Array>(
+  Kind: { new (buffer: ArrayBufferLike, byteOffset: number, length: number): T; new (length: number): T },
+  bytes: Buffer,
+  at: number,
+  length: number,
+): T {
+  const offset = bytes.byteOffset + at;
+  if (offset % 4 === 0) return new Kind(bytes.buffer, offset, length);
+  const copy = new Kind(length);
+  Buffer.from(copy.buffer).set(bytes.subarray(at, at + 4 * length));
+  return copy;
+}
+
 /**
- * Parses and verifies a version-1 cache (magic, version, sizes, file length, CRC-32).
+ * Parses and verifies a version-2 cache (magic, version, sizes, file length, CRC-32). The returned
+ * matrix views `bytes` without copying.
  *
  * @throws HierdocError E_INDEX_CORRUPT naming what is wrong (truncated, bad checksum, wrong version, …).
  */
@@ -98,17 +138,23 @@ export function decodeGloveCache(bytes: Buffer, file = "(buffer)"): GloveMatrix 
   const dimensions = bytes.readUInt32LE(16);
   const vocabBytes = bytes.readUInt32LE(20);
   const total = bytes.readUInt32LE(24);
-  const scalesAt = HEADER_BYTES + align4(vocabBytes);
-  const valuesAt = scalesAt + 4 * rows;
-  if (dimensions === 0 || total !== valuesAt + rows * dimensions) throw corrupt(file, "inconsistent sizes in header");
+  const slots = bytes.readUInt32LE(32);
+  const at = layout(rows, dimensions, vocabBytes, slots);
+  if (dimensions === 0 || slots === 0 || (slots & (slots - 1)) !== 0 || slots < rows || total !== at.total) {
+    throw corrupt(file, "inconsistent sizes in header");
+  }
   if (bytes.length !== total) throw corrupt(file, `length ${bytes.length}, header says ${total} (truncated?)`);
   if (crc32(bytes.subarray(HEADER_BYTES)) !== bytes.readUInt32LE(28)) throw corrupt(file, "checksum mismatch");
-  const words = rows === 0 ? [] : bytes.toString("utf8", HEADER_BYTES, HEADER_BYTES + vocabBytes).split("\n");
-  if (words.length !== rows) throw corrupt(file, `vocabulary has ${words.length} words, header says ${rows}`);
-  const scales = new Float32Array(rows);
-  Buffer.from(scales.buffer).set(bytes.subarray(scalesAt, valuesAt));
-  const values = new Int8Array(bytes.buffer, bytes.byteOffset + valuesAt, rows * dimensions);
-  return { words, dimensions, values, scales };
+  const offsets = view(Uint32Array, bytes, at.offsetsAt, rows + 1);
+  if (offsets[0] !== 0 || offsets[rows] !== vocabBytes) throw corrupt(file, "vocabulary offsets do not match its length");
+  const vocabulary = new GloveVocabulary(
+    new Uint8Array(bytes.buffer, bytes.byteOffset + HEADER_BYTES, vocabBytes),
+    offsets,
+    view(Int32Array, bytes, at.tableAt, slots),
+  );
+  const scales = view(Float32Array, bytes, at.scalesAt, rows);
+  const values = new Int8Array(bytes.buffer, bytes.byteOffset + at.valuesAt, rows * dimensions);
+  return { vocabulary, dimensions, values, scales };
 }
 
 /** Reads and verifies a cache file. @throws HierdocError E_INDEX_CORRUPT; fs errors (ENOENT) pass through. */

@@ -1,9 +1,11 @@
 import { createHash } from "node:crypto";
+import { unlink } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { HierdocError, isHierdocError, type Embedder } from "@hierdoc/core";
-import { convertWinkJson, readGloveCache, writeGloveCache, type GloveMatrix } from "./glove-cache.js";
+import { GLOVE_CACHE_VERSION, convertWinkJson, readGloveCache, writeGloveCache, type GloveMatrix } from "./glove-cache.js";
+import type { GloveVocabulary } from "./glove-vocabulary.js";
 import { compoundParts, isCompound, wordTokens } from "./tokenize.js";
 import { normalizeInPlace } from "./vector-math.js";
 
@@ -35,7 +37,7 @@ function defaultSourcePath(): string {
 /** Where {@link GloveEmbedder.load} keeps the cache for a source (exported for tools and tests). */
 export function gloveCachePath(options: Pick<GloveLoadOptions, "cacheDir" | "sourcePath"> = {}): string {
   const dir = options.cacheDir ?? join(homedir(), ".cache", "hierdoc");
-  return join(dir, `glove-${sourceName(options.sourcePath)}.v1.bin`);
+  return join(dir, `glove-${sourceName(options.sourcePath)}.v${GLOVE_CACHE_VERSION}.bin`);
 }
 
 function sourceName(sourcePath: string | undefined): string {
@@ -62,7 +64,7 @@ export class GloveEmbedder implements Embedder {
   readonly size: number;
   /** SIF smoothing `a` in use (part of {@link GloveEmbedder.id}). */
   readonly sifA: number;
-  private readonly rows: Map<string, number>;
+  private readonly vocabulary: GloveVocabulary;
   private readonly values: Int8Array;
   private readonly scales: Float32Array;
   /** Per row: SIF weight × quantisation scale. */
@@ -73,11 +75,10 @@ export class GloveEmbedder implements Embedder {
     const a = options.sifA ?? DEFAULT_SIF_A;
     if (!(a > 0)) throw new HierdocError("E_CONFIG", `GloVe: sifA must be > 0, got ${a}`);
     this.dimensions = matrix.dimensions;
-    this.size = matrix.words.length;
+    this.size = matrix.vocabulary.size;
     this.values = matrix.values;
     this.scales = matrix.scales;
-    this.rows = new Map();
-    for (let i = 0; i < matrix.words.length; i++) if (!this.rows.has(matrix.words[i])) this.rows.set(matrix.words[i], i);
+    this.vocabulary = matrix.vocabulary;
     const harmonic = Math.log(Math.max(1, this.size)) + 0.5772156649 + 1 / (2 * Math.max(1, this.size));
     this.factors = new Float32Array(this.size);
     for (let r = 0; r < this.size; r++) {
@@ -118,6 +119,7 @@ export class GloveEmbedder implements Embedder {
     try {
       const bytes = await writeGloveCache(file, matrix);
       options.onProgress?.(`wrote ${file} (${(bytes / 1e6).toFixed(1)} MB) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      for (let v = 1; v < GLOVE_CACHE_VERSION; v++) await unlink(file.replace(/\.v\d+\.bin$/, `.v${v}.bin`)).catch(() => undefined);
     } catch (err) {
       options.onProgress?.(`${(err as Error).message}; continuing without a cache (the next start converts again)`);
     }
@@ -126,12 +128,12 @@ export class GloveEmbedder implements Embedder {
 
   /** Row of `word` (its frequency rank) or undefined; `word` must already be lower-cased. */
   rowOf(word: string): number | undefined {
-    return this.rows.get(word);
+    return this.vocabulary.rowOf(word);
   }
 
   /** The dequantised, un-normalised vector of one word, or undefined when it is not in the vocabulary. */
   wordVector(word: string): Float32Array | undefined {
-    const row = this.rows.get(word);
+    const row = this.vocabulary.rowOf(word);
     if (row === undefined) return undefined;
     const scale = this.scales[row];
     const out = new Float32Array(this.dimensions);
@@ -150,11 +152,11 @@ export class GloveEmbedder implements Embedder {
       for (let d = 0; d < dims; d++) acc[d] += f * this.values[base + d];
     };
     for (const token of wordTokens(text)) {
-      const row = this.rows.get(token);
+      const row = this.vocabulary.rowOf(token);
       if (row !== undefined) add(row);
       else if (isCompound(token)) {
         for (const part of compoundParts(token)) {
-          const partRow = this.rows.get(part);
+          const partRow = this.vocabulary.rowOf(part);
           if (partRow !== undefined) add(partRow);
         }
       }

@@ -11,6 +11,7 @@ export {
   quantizeRows,
   type GloveMatrix,
 } from "./glove-cache.js";
+export { GloveVocabulary } from "./glove-vocabulary.js";
 export { wordTokens } from "./tokenize.js";
 export { cosineSimilarity, normalizeInPlace } from "./vector-math.js";
 export {

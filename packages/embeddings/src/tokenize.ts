@@ -7,7 +7,10 @@ const SEPARATOR = /[-'’.]/u;
  */
 export function wordTokens(text: string): string[] {
   const out: string[] = [];
-  for (const match of text.toLowerCase().matchAll(WORD)) out.push(match[0].replace(/’/g, "'"));
+  for (const match of text.toLowerCase().matchAll(WORD)) {
+    const token = match[0];
+    out.push(token.includes("’") ? token.replace(/’/g, "'") : token);
+  }
   return out;
 }
 

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -38,7 +38,11 @@ describe("GloVe binary cache", () => {
   it("round-trips words, scales and int8 values, within half a quantisation step of the source", () => {
     const matrix = quantizeRows(WORDS, 4, (i) => RAW[i]);
     const decoded = decodeGloveCache(encodeGloveCache(matrix));
-    expect(decoded.words).toEqual(WORDS);
+    expect(WORDS.map((_, i) => decoded.vocabulary.wordAt(i))).toEqual(WORDS);
+    expect(WORDS.map((w) => decoded.vocabulary.rowOf(w))).toEqual(WORDS.map((_, i) => i));
+    expect(decoded.vocabulary.rowOf("naive")).toBeUndefined();
+    expect(decoded.vocabulary.rowOf("dat")).toBeUndefined();
+    expect(decoded.vocabulary.rowOf("datas")).toBeUndefined();
     expect(Array.from(decoded.values)).toEqual(Array.from(matrix.values));
     expect(Array.from(decoded.scales)).toEqual(Array.from(matrix.scales));
     RAW.forEach((row, i) =>
@@ -47,9 +51,12 @@ describe("GloVe binary cache", () => {
   });
 
   it("converts once, then loads from the cache with identical vectors", async () => {
+    const oldVersion = gloveCachePath({ cacheDir: dir, sourcePath }).replace(/\.v\d+\.bin$/, ".v1.bin");
+    await writeFile(oldVersion, "format 1 cache");
     const progress: string[] = [];
     const first = await GloveEmbedder.load({ cacheDir: dir, sourcePath, onProgress: (m) => progress.push(m) });
     expect(progress.some((m) => m.includes("building it once"))).toBe(true);
+    expect(existsSync(oldVersion)).toBe(false);
     await rm(sourcePath);
     const second = await GloveEmbedder.load({ cacheDir: dir, sourcePath, onProgress: (m) => progress.push(`again ${m}`) });
     expect(progress.filter((m) => m.startsWith("again"))).toEqual([]);
@@ -112,3 +119,17 @@ async function patchU32(file: string, at: number, value: number): Promise<void> 
   bytes.writeUInt32LE(value, at);
   await writeFile(file, bytes);
 }
+
+describe("GloveVocabulary", () => {
+  it("finds every word of a large vocabulary (with hash collisions) and nothing else", async () => {
+    const { GloveVocabulary } = await import("@hierdoc/embeddings");
+    const words = Array.from({ length: 50_000 }, (_, i) => (i % 7 === 0 ? `mot-${i}-é` : `w${i.toString(36)}`));
+    const vocabulary = GloveVocabulary.fromWords([...words, words[10]]);
+    expect(vocabulary.size).toBe(50_001);
+    expect(words.every((w, i) => vocabulary.rowOf(w) === i)).toBe(true);
+    expect(vocabulary.rowOf(words[10])).toBe(10);
+    expect(vocabulary.rowOf("w")).toBeUndefined();
+    expect(vocabulary.rowOf("mot-7-e")).toBeUndefined();
+    expect(vocabulary.wordAt(7)).toBe("mot-7-é");
+  });
+});
