@@ -6,16 +6,20 @@ import { firstMarkdownHeading } from "./markdown-converter.js";
 import { extensionOf, textHead } from "./sniff.js";
 
 const HTML_EXTENSIONS = new Set(["html", "htm", "xhtml"]);
+/** Extensions that say "read me as written" even when the content starts like HTML. */
+const TEXT_EXTENSIONS = new Set(["md", "markdown", "mdown", "mkd", "mdx", "txt", "text"]);
 
 /**
- * HTML pages (`.html`, `.htm`, `.xhtml`, or content that starts like HTML) → markdown via turndown, with real
+ * HTML pages (`.html`, `.htm`, `.xhtml`, or content that starts like HTML unless named `.md` / `.txt`) → markdown via turndown, with real
  * `#` headings from `<h1>`…`<h6>`; script, style and embedded objects are dropped. Format `markdown`.
  */
 export class HtmlConverter implements Converter {
   readonly id = "html";
 
   canConvert(input: ConvertInput): boolean {
-    if (HTML_EXTENSIONS.has(extensionOf(input.path))) return true;
+    const ext = extensionOf(input.path);
+    if (HTML_EXTENSIONS.has(ext)) return true;
+    if (TEXT_EXTENSIONS.has(ext)) return false;
     return /^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<(!doctype\s+html|html[\s>])/i.test(textHead(input.bytes, 2048));
   }
 

@@ -20,5 +20,5 @@ export { xrefText, type RfcSourceResolver, type XrefContext } from "./rfc-xrefs.
 export { numberRfcSections, type RfcSection } from "./rfc-numbering.js";
 export { parseXml, type XmlElement, type XmlNode, type XmlLimits } from "./xml-tree.js";
 export { readZipEntries, checkZipBomb, type ZipEntry, type ZipLimits } from "./zip-guard.js";
-export { extensionOf, binarySignature } from "./sniff.js";
+export { extensionOf, binarySignature, xmlRootTag } from "./sniff.js";
 export { MarkdownWriter, escapeBlock } from "./markdown-writer.js";

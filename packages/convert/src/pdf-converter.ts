@@ -15,7 +15,7 @@ function cleanPage(text: string): string {
 }
 
 /**
- * PDF files → plain text page by page with unpdf (PDF.js), pages separated by a blank line; the source map
+ * PDF files (`.pdf`, or bytes starting with `%PDF-`) → plain text page by page with unpdf (PDF.js), pages separated by a blank line; the source map
  * gives each page's `[start, end)` and 1-based page number. Format `text` (the chunker infers numbering).
  * Scanned PDFs without a text layer yield E_INPUT_EMPTY (no OCR).
  */
@@ -25,7 +25,9 @@ export class PdfConverter implements Converter {
   constructor(private readonly limits: { maxPages?: number } = {}) {}
 
   canConvert(input: ConvertInput): boolean {
-    return extensionOf(input.path) === "pdf" || isPdf(input.bytes);
+    const b = input.bytes;
+    const magic = b[0] === 0x25 && b[1] === 0x50 && b[2] === 0x44 && b[3] === 0x46 && b[4] === 0x2d; // "%PDF-"
+    return extensionOf(input.path) === "pdf" || magic;
   }
 
   /** @throws HierdocError E_PARSE for a truncated, encrypted or non-PDF file; E_INPUT_EMPTY when no page has text. */

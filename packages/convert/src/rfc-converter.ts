@@ -4,7 +4,7 @@ import { fileError } from "./errors.js";
 import { escapeBlock, MarkdownWriter } from "./markdown-writer.js";
 import { numberRfcSections, rfcTitle, type RfcSection } from "./rfc-numbering.js";
 import { buildXrefContext, ownText, xrefText, type RfcSourceResolver, type XrefContext as Context } from "./rfc-xrefs.js";
-import { textHead } from "./sniff.js";
+import { xmlRootTag } from "./sniff.js";
 import { childElements, collapse, firstChild, parseXml, textOf, type XmlElement, type XmlLimits, type XmlNode } from "./xml-tree.js";
 
 const SILENT = new Set(["iref", "anchor-alias", "cref", "has", "source", "feedback", "name", "section", "references",
@@ -172,7 +172,7 @@ export class RfcXmlConverter implements Converter {
   constructor(private readonly options: RfcXmlOptions = {}) {}
 
   canConvert(input: ConvertInput): boolean {
-    return /<rfc[\s>]/.test(textHead(input.bytes, 16384));
+    return /^<rfc[\s/>]/.test(xmlRootTag(input.bytes) ?? "");
   }
 
   /** @throws HierdocError E_PARSE (not well-formed, unsafe entities, no `<rfc>` root), E_INPUT_ENCODING / E_INPUT_EMPTY. */

@@ -71,3 +71,37 @@ export function binarySignature(bytes: Uint8Array): string | null {
 export function isBinaryExtension(ext: string): boolean {
   return BINARY_EXTENSIONS.has(ext);
 }
+
+/**
+ * The root element's start tag (`<rfc number="9110" …>`) when the bytes look like an XML document — only a
+ * BOM, whitespace, the XML declaration, comments, processing instructions and a DOCTYPE before it — else null.
+ */
+export function xmlRootTag(bytes: Uint8Array): string | null {
+  const head = textHead(bytes, 65536).replace(/^\uFEFF/, "");
+  let i = 0;
+  for (;;) {
+    while (i < head.length && /\s/.test(head[i])) i++;
+    if (head.startsWith("<?", i)) {
+      const end = head.indexOf("?>", i);
+      if (end === -1) return null;
+      i = end + 2;
+    } else if (head.startsWith("<!--", i)) {
+      const end = head.indexOf("-->", i);
+      if (end === -1) return null;
+      i = end + 3;
+    } else if (/^<!DOCTYPE\b/i.test(head.slice(i, i + 9))) {
+      let depth = 0;
+      let j = i + 9;
+      for (; j < head.length; j++) {
+        if (head[j] === "[") depth++;
+        else if (head[j] === "]") depth--;
+        else if (head[j] === ">" && depth <= 0) break;
+      }
+      if (j >= head.length) return null;
+      i = j + 1;
+    } else {
+      const m = /^<[A-Za-z_][\w.:-]*(\s[^>]*)?\/?>/.exec(head.slice(i, i + 4096));
+      return m ? m[0] : null;
+    }
+  }
+}

@@ -2,7 +2,7 @@ import type { ConvertInput, ConvertedDocument, Converter } from "@hierdoc/core";
 import { decodeText, normalizeNewlines } from "./decode-text.js";
 import { fileError } from "./errors.js";
 import { escapeBlock, MarkdownWriter } from "./markdown-writer.js";
-import { textHead } from "./sniff.js";
+import { xmlRootTag } from "./sniff.js";
 import { collapse, firstChild, parseXml, textOf, type XmlElement, type XmlLimits, type XmlNode } from "./xml-tree.js";
 
 /** Big divisions that become markdown headings, nested in document order. */
@@ -109,8 +109,9 @@ export class UslmConverter implements Converter {
   constructor(private readonly limits: XmlLimits = {}) {}
 
   canConvert(input: ConvertInput): boolean {
-    const head = textHead(input.bytes, 8192);
-    return /<(uscDoc|cfrDoc|lawDoc|billDoc|statutesAtLarge)\b/.test(head) || /xmlns="[^"]*\/schemas\/uslm/.test(head);
+    const root = xmlRootTag(input.bytes);
+    if (root === null) return false;
+    return /^<(\w+:)?(uscDoc|cfrDoc|lawDoc|billDoc|statutesAtLarge|pLaw|amendment|resolution)\b/.test(root) || /xmlns(:\w+)?="[^"]*\/schemas(\/xml)?\/uslm/.test(root);
   }
 
   /** @throws HierdocError E_PARSE (not well-formed, unsafe entities), E_INPUT_ENCODING / E_INPUT_EMPTY. */

@@ -23,6 +23,15 @@ describe("convertFile: choosing a converter", () => {
     expect(doc.text.trim()).not.toBe("");
   });
 
+  it("sniffs content only where it is unambiguous", async () => {
+    const md = "# About PDFs\n\nA PDF starts with %PDF-1.7 and an RFC source with <rfc number=\"1\">.\n";
+    expect((await convertFile("notes.md", utf8(md))).fileType).toBe("markdown");
+    expect((await convertFile("notes", utf8(md))).fileType).toBe("text");
+    expect((await convertFile("page.md", utf8("<!doctype html><h1>x</h1>"))).fileType).toBe("markdown");
+    const rfcWithProlog = '<?xml version="1.0"?>\n<!-- c -->\n<!DOCTYPE rfc [<!ENTITY a "b">]>\n<?rfc toc="yes"?>\n<rfc><front><title>&a;</title></front></rfc>';
+    expect((await convertFile("x.xml", utf8(rfcWithProlog))).fileType).toBe("rfc-xml");
+  });
+
   it("exposes the default converters in the order they are tried", () => {
     expect(defaultConverters.map((c) => c.id)).toEqual(["pdf", "docx", "uslm-xml", "rfc-xml", "html", "markdown", "text"]);
     expect(createConverters({ maxUncompressedBytes: 1 }).map((c) => c.id)).toEqual(defaultConverters.map((c) => c.id));
