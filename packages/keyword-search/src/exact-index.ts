@@ -79,14 +79,30 @@ export class ExactIndex {
   /** Forgets chunks; unknown ids are ignored. */
   remove(chunkIds: Iterable<string>): void {
     const gone = new Set<string>();
-    for (const id of chunkIds) if (this.entries.delete(id)) gone.add(id);
+    const numbers = new Set<string>();
+    const titles = new Set<string>();
+    for (const id of chunkIds) {
+      const entry = this.entries.get(id);
+      if (!entry) continue;
+      this.entries.delete(id);
+      gone.add(id);
+      for (const raw of [...entry.own, ...entry.units]) {
+        const parsed = parseSectionIdList(raw);
+        if (parsed.length === 0) titles.add(normTitle(raw));
+        for (const p of parsed) numbers.add(p.number);
+      }
+    }
     if (gone.size === 0) return;
-    for (const [key, list] of this.byNumber) {
+    for (const key of numbers) {
+      const list = this.byNumber.get(key);
+      if (!list) continue;
       const kept = list.filter((p) => !gone.has(p.chunkId));
       if (kept.length === 0) this.byNumber.delete(key);
-      else if (kept.length !== list.length) this.byNumber.set(key, kept);
+      else this.byNumber.set(key, kept);
     }
-    for (const [key, list] of this.byTitle) {
+    for (const key of titles) {
+      const list = this.byTitle.get(key);
+      if (!list) continue;
       const kept = list.filter((c) => !gone.has(c));
       if (kept.length === 0) this.byTitle.delete(key);
       else this.byTitle.set(key, kept);

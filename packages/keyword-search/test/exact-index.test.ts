@@ -82,6 +82,19 @@ describe("ExactIndex", () => {
     }
   });
 
+  it("re-adding a chunk replaces its ids; lists and ranges of ids are indexed per number", () => {
+    const index = gdprLike();
+    index.add("a17-1", ["Article 18"]);
+    expect(index.lookup("Article 17(3)").map((h) => h.id)).toEqual(["a17-0"]);
+    expect(index.lookup("Article 18").map((h) => h.id)).toEqual(["a17-1"]);
+    index.add("rep", ["§§ 155, 155A"]);
+    index.add("range", ["§§ 3304 to 3307"]);
+    expect(index.lookup("Section 155A")[0].id).toBe("rep");
+    expect(index.lookup("§ 3305")[0].id).toBe("range");
+    index.remove(["rep"]);
+    expect(index.lookup("Section 155A")).toEqual([]);
+  });
+
   it("returns nothing for queries without an indexed id", () => {
     expect(gdprLike().lookup("right to erasure")).toEqual([]);
     expect(gdprLike().lookup("Article 99")).toEqual([]);
