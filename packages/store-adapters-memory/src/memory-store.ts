@@ -8,7 +8,7 @@ import type {
   VectorStoreAdapter,
 } from "@hierdoc/core";
 import { HierdocError } from "@hierdoc/core";
-import { readManifest, readSnapshot, removeStale, writeSnapshot } from "./snapshot.js";
+import { readManifest, readSnapshot, removeStale, writeSnapshot, type Snapshot, type SnapshotManifest } from "./snapshot.js";
 import { VectorMatrix } from "./vector-matrix.js";
 
 /** Options of {@link MemoryStore}. */
@@ -74,9 +74,36 @@ export class MemoryStore implements VectorStoreAdapter {
     this.generation = 0;
     this.dirty = false;
     if (this.dir === undefined) return;
-    const manifest = await this.wrapIo("open", () => readManifest(this.dir as string));
-    await this.wrapIo("open", () => removeStale(this.dir as string, manifest?.generation ?? 0));
-    if (manifest === undefined) return;
+    const dir = this.dir;
+    let manifest = await this.wrapIo("open", () => readManifest(dir));
+    await this.wrapIo("open", () => removeStale(dir, manifest?.generation ?? 0));
+    let snap: Snapshot | undefined;
+    for (let attempt = 1; manifest !== undefined && snap === undefined; attempt++) {
+      this.checkManifest(manifest, options);
+      try {
+        snap = await this.wrapIo("open", () => readSnapshot(dir, manifest as SnapshotManifest));
+      } catch (err) {
+        // A writer in another process may have replaced the snapshot between reading the manifest and
+        // its files: read the new manifest and try again.
+        const latest = attempt < 5 ? await this.wrapIo("open", () => readManifest(dir)) : undefined;
+        if (latest === undefined || latest.generation === manifest.generation) throw err;
+        manifest = latest;
+      }
+    }
+    if (manifest === undefined || snap === undefined) return;
+    this.matrix.load(snap.vectors, snap.records.length);
+    this.records = snap.records;
+    this.lines = snap.lines;
+    snap.records.forEach((r, i) => this.rowById.set(r.id, i));
+    if (this.rowById.size !== snap.records.length) {
+      throw new HierdocError("E_INDEX_CORRUPT", `memory store index is corrupt: ${manifest.files.records.name}: duplicate record ids`, {
+        details: { adapter: ADAPTER, operation: "open", file: manifest.files.records.name },
+      });
+    }
+    this.generation = manifest.generation;
+  }
+
+  private checkManifest(manifest: SnapshotManifest, options: StoreOpenOptions): void {
     if (manifest.embedderId !== options.embedderId) {
       throw this.error(
         "E_EMBEDDER_MISMATCH",
@@ -93,17 +120,6 @@ export class MemoryStore implements VectorStoreAdapter {
         { indexDimensions: manifest.dimensions, requestedDimensions: options.dimensions },
       );
     }
-    const snap = await this.wrapIo("open", () => readSnapshot(this.dir as string, manifest));
-    this.matrix.load(snap.vectors, snap.records.length);
-    this.records = snap.records;
-    this.lines = snap.lines;
-    snap.records.forEach((r, i) => this.rowById.set(r.id, i));
-    if (this.rowById.size !== snap.records.length) {
-      throw new HierdocError("E_INDEX_CORRUPT", `memory store index is corrupt: ${manifest.files.records.name}: duplicate record ids`, {
-        details: { adapter: ADAPTER, operation: "open", file: manifest.files.records.name },
-      });
-    }
-    this.generation = manifest.generation;
   }
 
   /**

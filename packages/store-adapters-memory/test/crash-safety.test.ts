@@ -51,6 +51,22 @@ function runAndKill(dir: string, delayMs: number): Promise<number> {
   });
 }
 
+/** Opens `dir` and checks it is one complete snapshot; returns its generation. */
+async function expectConsistent(dir: string): Promise<number> {
+  const store = new MemoryStore({ dir });
+  await store.open({ embedderId: "crash/embedder@1", dimensions: 32 });
+  const ids: string[] = [];
+  for await (const r of store.scan()) ids.push(r.id);
+  const withVectors = await store.getWithVectors(ids);
+  expect(new Set(ids).size).toBe(ids.length);
+  expect(withVectors).toHaveLength(ids.length);
+  for (const { record, vector } of withVectors) {
+    if (cosine(vector, makeVector(record.content, 32)) < 0.9999) throw new Error(`record ${record.id} does not carry its own vector`);
+  }
+  await store.close();
+  return ids.length;
+}
+
 describe("MemoryStore crash safety (child process SIGKILLed during upsert + flush loops)", () => {
   it(`reopens to a complete snapshot after each of ${ITERATIONS} kills`, async () => {
     const dir = join(work, "index");
@@ -80,5 +96,32 @@ describe("MemoryStore crash safety (child process SIGKILLed during upsert + flus
     }
     expect(totalFlushes).toBeGreaterThan(0);
     expect(iteration).toBeGreaterThanOrEqual(MIN_ITERATIONS);
+  }, 60_000);
+
+  it("a reader opening the folder while the writer flushes always loads a complete snapshot", async () => {
+    const dir = join(work, "shared");
+    const child = spawn(process.execPath, [writer, "run", join(work, "build"), dir], { stdio: ["ignore", "pipe", "pipe"] });
+    children.push(child);
+    let flushes = 0;
+    await new Promise<void>((ready, fail) => {
+      child.stdout.on("data", (d: Buffer) => {
+        for (const line of d.toString().split("\n")) {
+          if (!line.startsWith("flushed")) continue;
+          if (flushes++ === 0) ready();
+        }
+      });
+      child.on("exit", (code) => fail(new Error(`writer exited early with ${code}`)));
+    });
+    try {
+      let opens = 0;
+      const until = Date.now() + 2500;
+      while (Date.now() < until || opens < 5) {
+        expect(await expectConsistent(dir)).toBeGreaterThan(0);
+        opens++;
+      }
+      expect(flushes).toBeGreaterThan(1);
+    } finally {
+      child.kill("SIGKILL");
+    }
   }, 60_000);
 });
