@@ -16,6 +16,8 @@ export interface ParagraphContext {
   ownDefinitionsSection?: boolean;
   /** The paragraph is a row of a glossary table (after a "Defined Terms<TAB>Definitions" header). */
   inGlossaryTable: boolean;
+  /** The paragraph is a row of some other table (e.g. "Country<TAB>Index"): its rows are not definitions. */
+  inOtherTable?: boolean;
 }
 
 const ENUMERATOR = /^\s*(?:[-*+>]\s+)*(?:\((\w{1,6})\)|(\d{1,3}|[a-z]|[ivxlc]{1,6})[.)])\s+/;
@@ -31,7 +33,7 @@ const LEADING_QUOTED = new RegExp(
   `^(?:(?:An?|The|As used in this [\\w ]{1,40},)\\s+)?(?:(?:term|expression)\\s+)?${QUOTED}[^\\n]{0,200}?\\b(?:is|are|means|mean|includes?|shall)\\b`,
   "u",
 );
-const PLAIN_MEANS = /^(?:The\s+term\s+)?([A-Z0-9][\w’'()/-]*(?:\s+[\w’'()/-]+){0,7}?)\s+(?:means(?! of\b)|shall mean|is defined as)\b/u;
+const PLAIN_MEANS = /^(?:The\s+term\s+)?([A-Z0-9][\w’'()/-]*(?:\s+[\w’'()/-]+){0,7}?)\s+(?:means(?! (?:of|for|by)\b)|shall mean|is defined as)\b/u;
 const STOP_FIRST =
   /^(?:this|that|it|its|these|those|such|which|what|he|she|they|there|here|each|any|all|no|nothing|so|thus|therefore|who|where|when|otherwise|a|an|the|if|in|for|by|this)$/i;
 const VERBS = /\b(?:shall|is|are|must|may|means|mean|will|has|have|was|were|should|would|can|could|includes?|does|do)\b/i;
@@ -86,7 +88,7 @@ export function matchDefinitions(paragraph: string, ctx: ParagraphContext): Defi
   const point = label === undefined ? {} : { point: label };
 
   const tab = GLOSSARY_ROW.exec(paragraph);
-  if (tab && (ctx.inGlossaryTable || ctx.inDefinitionsSection)) {
+  if (tab && (ctx.inGlossaryTable || (ctx.inDefinitionsSection && !ctx.inOtherTable))) {
     const term = cleanTerm(tab[1]);
     if (term && !isIdLike(term) && !isGlossaryHeader(paragraph) && wordCount(term) <= 16) {
       return [{ term, textStart: 0, textEnd: paragraph.length }];

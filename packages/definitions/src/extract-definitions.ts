@@ -13,6 +13,9 @@ export interface ExtractedDefinition extends DefinitionEntry {
   point?: string;
 }
 
+/** Table delimiters of plain-text conversions: ObliQA "/Table Start" … "/Table End", "\\start_table\\". */
+const TABLE_MARK = /^(?:\/Table (?:Start|End)\b|\\(?:start|end)_table\\)/i;
+
 /**
  * The id of the unit a definition sits in: the heading section, or with a numbered point the unit of that
  * point ("Article 4" + point "1" → "Article 4(1)", as the chunker names it when it reports the unit).
@@ -36,21 +39,35 @@ export function extractDefinitions(doc: ConvertedDocument, sections: Section[], 
   const out: ExtractedDefinition[] = [];
   const ids = new Map<string, number>();
   let glossaryTable = false;
+  let table: "none" | "pending" | "other" = "none";
   for (const para of paragraphs(doc)) {
     const line = para.text.trim();
-    if (/^\/Table (?:Start|End)\b/i.test(line)) {
+    if (TABLE_MARK.test(line)) {
       glossaryTable = false;
+      table = /start/i.test(line) ? "pending" : "none";
       continue;
     }
     if (isGlossaryHeader(line)) {
       glossaryTable = true;
+      table = "none";
       continue;
+    }
+    if (table === "pending" && line.includes("\t")) {
+      const cells = line.split("\t").filter((c) => c.trim());
+      const definitional = cells.length === 2 && (/^(?:means|has the meaning|refers to)\b/i.test(cells[1].trim()) || cells[1].trim().split(/\s+/).length >= 4);
+      if (definitional && map.inDefinitions(map.sectionAt(para.start))) glossaryTable = true;
+      table = glossaryTable ? "none" : "other";
     }
     if (doc.format === "markdown" && /^\s{0,3}#{1,6}\s/.test(para.text)) continue;
     const section = map.sectionAt(para.start);
     const base = map.baseSection(section);
     const scope = map.definitionsScope(section);
-    const ctx = { inDefinitionsSection: scope !== null, ownDefinitionsSection: scope === "own", inGlossaryTable: glossaryTable };
+    const ctx = {
+      inDefinitionsSection: scope !== null,
+      ownDefinitionsSection: scope === "own",
+      inGlossaryTable: glossaryTable,
+      inOtherTable: table === "other",
+    };
     let found: DefinitionMatch[] = matchDefinitions(para.text, ctx);
     if (found.length === 0 && doc.format === "markdown" && !glossaryTable) found = matchTechnicalTerms(para.text);
     for (const m of found) {

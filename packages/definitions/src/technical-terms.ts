@@ -26,6 +26,7 @@ const PATTERNS: RegExp[] = [
   /<(?:x:)?dfn\b[^>]*>([^<]{1,60})<\/(?:x:)?dfn>/g,
   /^\*\*(?!(?:Type name|Subtype name|Required parameters|Optional parameters|Encoding considerations|Security considerations|Interoperability considerations|Published specification|Applications that use|Fragment identifier|Additional information|Person|Intended usage|Restrictions on usage|Author|Change controller|Field name|Status|Specification document|Comments|Magic number|File extension|Macintosh|Deprecated alias|Reference|Description|Value|Name|Note)\b)([^*\n]{1,60}?):?\*\*\s*:/g,
 ];
+const STOP_START = /^(?:does|do|is|are|was|were|not|also|may|can|must|shall|will|should|micro)\b/i;
 const NOISE = new Set(
   "this general valid invalid true false required present absent possible allowed necessary sent received used made done given defined available applicable appropriate known unknown able unable useful it this that one there what which".split(
     " ",
@@ -47,7 +48,7 @@ export function matchTechnicalTerms(paragraph: string): DefinitionMatch[] {
       const captured = m.slice(1).filter((g): g is string => !!g);
       for (const raw of captured.flatMap((g) => g.split(/,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+/))) {
         const term = raw.replace(/^"|"$/g, "").replace(/^(?:with|a|an|the|and|or)\s+/i, "").trim();
-        if (!term || NOISE.has(term.toLowerCase()) || seen.has(term.toLowerCase())) continue;
+        if (!term || NOISE.has(term.toLowerCase()) || seen.has(term.toLowerCase()) || STOP_START.test(term)) continue;
         seen.add(term.toLowerCase());
         const { start, end } = sentenceAround(paragraph, at);
         out.push({ term, textStart: start, textEnd: end });

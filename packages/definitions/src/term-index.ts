@@ -12,6 +12,8 @@ interface TermInfo {
   key: string;
   /** Original-case words when the term must match case-sensitively ("Authorised Person", "CFR"). */
   caseWords: string[] | null;
+  /** The term as first defined, for the source-convention check. */
+  term: string;
   entries: DefinitionEntry[];
 }
 
@@ -27,6 +29,26 @@ function termWords(term: string): WordToken[] {
 /** A term keeps its case when any letter after the first is upper-case (acronyms, capitalised phrases). */
 function caseSensitiveWords(term: string, words: WordToken[]): string[] | null {
   return /\p{Lu}/u.test(term.slice(1)) ? words.map((w) => w.raw) : null;
+}
+
+/**
+ * Sources that mark defined terms by capitalising every word ("Authorised Person", "Client Money": the
+ * ADGM glossary) make their one-word capitalised terms ("Person") case-sensitive too. A source follows
+ * that convention when most of its multi-word terms are in Title Case.
+ */
+function titleCaseSources(infos: Iterable<TermInfo>): Set<string> {
+  const stats = new Map<string, { multi: number; title: number }>();
+  for (const info of infos) {
+    for (const e of info.entries) {
+      const words = e.term.split(/\s+/).filter((w) => /^\p{L}/u.test(w) && w.length > 3);
+      if (words.length < 2) continue;
+      const st = stats.get(e.sourcePath) ?? { multi: 0, title: 0 };
+      st.multi++;
+      if (words.every((w) => /^\p{Lu}/u.test(w))) st.title++;
+      stats.set(e.sourcePath, st);
+    }
+  }
+  return new Set([...stats].filter(([, st]) => st.multi >= 5 && st.title / st.multi >= 0.7).map(([src]) => src));
 }
 
 function sameCase(written: string, defined: string): boolean {
@@ -66,7 +88,7 @@ export class TermIndex {
       const key = words.map((w) => w.key).join(" ");
       let info = this.byKey.get(key);
       if (!info) {
-        info = { key, caseWords: caseSensitiveWords(entry.term, words), entries: [] };
+        info = { key, caseWords: caseSensitiveWords(entry.term, words), term: entry.term, entries: [] };
         this.byKey.set(key, info);
       }
       if (!info.entries.some((e) => e.id === entry.id)) info.entries.push(entry);
@@ -155,7 +177,10 @@ export class TermIndex {
   private trie(): TrieNode {
     if (!this.dirty) return this.root;
     const root = newNode();
+    const titleCase = titleCaseSources(this.byKey.values());
     for (const info of this.byKey.values()) {
+      const conventional = /^\p{Lu}/u.test(info.term) && info.entries.every((e) => titleCase.has(e.sourcePath));
+      info.caseWords = caseSensitiveWords(info.term, termWords(info.term)) ?? (conventional ? termWords(info.term).map((w) => w.raw) : null);
       let node = root;
       for (const word of info.key.split(" ")) {
         let child = node.children.get(word);

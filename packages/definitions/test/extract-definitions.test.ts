@@ -160,3 +160,23 @@ Tunnel: a blind relay between two connections.
     expect(terms).toEqual(["intermediary", "proxy", "gateway", "tunnel", "Tunnel"]);
   });
 });
+
+describe("tables in plain-text definitions sections", () => {
+  it("reads a header-less term/definition table and skips other tables", () => {
+    const text = [
+      "1.2\tGlossary",
+      "/Table Start",
+      "Accepting Deposits\tMeans the Regulated Activity specified in paragraph 38 of Schedule 1.",
+      "CCF\tCredit conversion factor.",
+      "/Table End",
+      "“major equity indices” means any index identified in the table below",
+      "\\start_table\\",
+      "Country\tIndex",
+      "Australia\tAll Ordinaries",
+      "\\end_table\\",
+      "",
+    ].join("\r\n");
+    const f = fixture(text, [{ id: "1.2", title: "Glossary", level: 1 }], { format: "text", sourcePath: "PRU.txt" });
+    expect(extractDefinitions(f.doc, f.sections, f.chunks).map((d) => d.term)).toEqual(["Accepting Deposits", "CCF", "major equity indices"]);
+  });
+});

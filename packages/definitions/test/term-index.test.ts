@@ -65,3 +65,17 @@ describe("TermIndex", () => {
     expect(() => new TermIndex([entry("  ")])).toThrow(expect.objectContaining({ code: "E_INVALID_ARGUMENT" }));
   });
 });
+
+describe("TermIndex case conventions", () => {
+  it("keeps one-word capitalised terms case-sensitive in a source that capitalises its defined terms", () => {
+    const glossary = ["Authorised Person", "Client Money", "Financial Services Permission", "Recognised Body", "Regulated Activity", "Person"].map((t) =>
+      entry(t, "GLO.txt", "GLO"),
+    );
+    const cfr = ["Appropriate ATF officer", "Business premises", "Chemical agent", "Defense articles", "Import List", "Firearm"].map((t) =>
+      entry(t, "cfr.md", "§ 447.11"),
+    );
+    const idx = new TermIndex([...glossary, ...cfr]);
+    expect(idx.termsUsedIn("a person holding a firearm").map((e) => e.term)).toEqual(["Firearm"]);
+    expect(idx.termsUsedIn("a Person holding Firearms").map((e) => e.term)).toEqual(["Person", "Firearm"]);
+  });
+});
