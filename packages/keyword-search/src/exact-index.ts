@@ -35,6 +35,9 @@ interface Posting {
 /** Score tiers: own section id with the query's kind, own id bare, unit with kind, unit bare, phrase. */
 export const EXACT_TIERS = { ownKind: 4, ownBare: 3, unitKind: 2, unitBare: 1, phrase: 0.5 } as const;
 
+/** Kinds that, next to a more specific id ("title 35 section 101"), only qualify it and are not looked up. */
+const CONTAINER_KINDS = new Set(["title", "chapter", "part"]);
+
 /** File name of a persisted exact index inside its folder. */
 export const EXACT_FILE_NAME = "exact.json";
 
@@ -119,7 +122,8 @@ export class ExactIndex {
       if (options.allowIds && !options.allowIds.has(chunkId)) return;
       if (score > (best.get(chunkId) ?? -Infinity)) best.set(chunkId, score);
     };
-    const ids: ParsedSectionId[] = findSectionIds(query);
+    let ids: ParsedSectionId[] = findSectionIds(query);
+    if (ids.some((i) => !CONTAINER_KINDS.has(i.kind ?? ""))) ids = ids.filter((i) => !CONTAINER_KINDS.has(i.kind ?? ""));
     const whole = parseSectionId(query);
     if (whole && !ids.some((i) => i.number === whole.number && i.kind === whole.kind)) ids.push(whole);
     for (const id of ids) for (const [chunkId, score] of this.lookupId(id)) keep(chunkId, score);

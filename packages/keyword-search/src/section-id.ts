@@ -9,6 +9,8 @@ export interface ParsedSectionId {
 export interface FoundSectionId extends ParsedSectionId {
   /** The text as written ("Art. 4(11)"). */
   text: string;
+  /** The cited code when written as a citation: "35 U.S.C.", "27 CFR". */
+  code?: string;
   start: number;
   end: number;
 }
@@ -36,6 +38,10 @@ const NUM_BARE = String.raw`(?:(?:[a-z]{1,4}\d+|\d+[a-z]?|[a-z](?=\.\d))(?:\.${C
 
 const WITH_KIND = new RegExp(String.raw`(?<![\p{L}\p{N}])(${KIND})\s*(${NUM_WITH_KIND})(?![\p{L}\p{N}])`, "giu");
 const BARE = new RegExp(String.raw`(?<![\p{L}\p{N}/.\-])(${NUM_BARE})(?![\p{L}\p{N}/]|\.\d)`, "giu");
+const CITATION = new RegExp(
+  String.raw`(?<![\p{L}\p{N}])(\d+)\s*(U\.?\s?S\.?\s?C\.?(?:\s?A\.?)?|C\.?\s?F\.?\s?R\.?)\s*(?:§§?\s*|(?:sec(?:tion|s)?\.?|pt\.|part)\s*)?(${NUM_WITH_KIND})(?![\p{L}\p{N}])`,
+  "giu",
+);
 const WHOLE = new RegExp(String.raw`^\s*(?:(${KIND})\s*)?(${NUM_WITH_KIND})\s*$`, "iu");
 const ROMAN = /^(?:[ivxlcdm]+|[a-z])$/i;
 
@@ -93,25 +99,35 @@ export function parseSectionIdList(id: string): ParsedSectionId[] {
 
 /**
  * Finds section ids inside a natural-language query: kind + number ("Article 17(3)(b)", "s. 203(a)(1)",
- * "§203(a)(1)", "Art. 4(11)", "Rule 2.14", "section 9.3.1 of RFC 9110") and bare structured numbers
+ * "§203(a)(1)", "Art. 4(11)", "Rule 2.14", "section 9.3.1 of RFC 9110"), code citations ("35 U.S.C. § 101",
+ * "27 CFR 478.11", kind section, with `code`) and bare structured numbers
  * ("203(a)(1)", "9.3.1", "2.1.1.(1)"). Bare integers count only with a kind word. In text order.
  */
 export function findSectionIds(query: string): FoundSectionId[] {
   const found: FoundSectionId[] = [];
   const taken: Array<[number, number]> = [];
+  const overlaps = (start: number, end: number) => taken.some(([a, b]) => start < b && end > a);
+  for (const m of query.matchAll(CITATION)) {
+    const start = m.index ?? 0;
+    const code = `${m[1]} ${m[2].replace(/\s+/g, "").toUpperCase().replace(/\./g, "").replace(/^USC/, "U.S.C.")}`;
+    found.push({ kind: "section", number: normalizeNumber(m[3]), text: m[0], code, start, end: start + m[0].length });
+    taken.push([start, start + m[0].length]);
+  }
   for (const m of query.matchAll(WITH_KIND)) {
     const num = m[2];
     if (ROMAN.test(num) && num !== num.toUpperCase()) continue;
+    if (/^s{1,2}\.$/i.test(m[1]) && !/^\d/.test(num)) continue;
     const kind = canonicalKind(m[1]);
     if (!kind) continue;
     const start = m.index ?? 0;
+    if (overlaps(start, start + m[0].length)) continue;
     found.push({ kind, number: normalizeNumber(num), text: m[0], start, end: start + m[0].length });
     taken.push([start, start + m[0].length]);
   }
   for (const m of query.matchAll(BARE)) {
     const start = m.index ?? 0;
     const end = start + m[0].length;
-    if (taken.some(([a, b]) => start < b && end > a)) continue;
+    if (overlaps(start, end)) continue;
     found.push({ kind: null, number: normalizeNumber(m[0]), text: m[0], start, end });
   }
   return found.sort((a, b) => a.start - b.start);

@@ -20,8 +20,12 @@ const rfc = (num: string) =>
     ? [`Appendix ${num}`, `what does appendix ${num} of RFC 9110 say?`, `App. ${num}`]
     : [`Section ${num}`, `what does section ${num} of RFC 9110 say?`, /\./.test(num) ? num : `sec. ${num}`];
 const sets: Gold[] = [
-  ...["usc01", "usc04", "usc09", "usc17", "usc35", "usc44", "usc51"].map((t) => ({ file: `uscode/md/${t}.sections.jsonl`, canonical: (n: string) => `§ ${n}`, forms: legal })),
-  { file: "cfr27/md/cfr27_vol3.sections.jsonl", canonical: (n) => `§ ${n}`, forms: legal },
+  ...["usc01", "usc04", "usc09", "usc17", "usc35", "usc44", "usc51"].map((t) => ({
+    file: `uscode/md/${t}.sections.jsonl`,
+    canonical: (n: string) => `§ ${n}`,
+    forms: (n: string) => [...legal(n), `${Number(t.slice(3))} U.S.C. § ${n}`],
+  })),
+  { file: "cfr27/md/cfr27_vol3.sections.jsonl", canonical: (n) => `§ ${n}`, forms: (n) => [...legal(n), `27 CFR ${n}`] },
   ...["rfc9110", "rfc9111", "rfc9112"].map((t) => ({ file: `rfc/derived/${t}.sections.jsonl`, canonical: (n: string) => (/^[A-Z]$/.test(n) ? `Appendix ${n}` : n), forms: rfc })),
 ];
 

@@ -17,6 +17,10 @@ describe("findSectionIds", () => {
     ["HTTP/1.1 message framing", []],
     ["top 10 processes. 4 items", []],
     ["see 2.1.1.(1)", [[null, "2.1.1(1)"]]],
+    ["what does 35 U.S.C. § 101 cover?", [["section", "101"]]],
+    ["27 C.F.R. 478.11(a)", [["section", "478.11(a)"]]],
+    ["U.S.C. only", []],
+    ["Appendix B.8 of RFC 9110", [["appendix", "b.8"]]],
   ];
   it.each(cases)("%s", (query, expected) => {
     expect(findSectionIds(query).map((f) => [f.kind, f.number])).toEqual(expected);
@@ -93,6 +97,14 @@ describe("ExactIndex", () => {
     expect(index.lookup("§ 3305")[0].id).toBe("range");
     index.remove(["rep"]);
     expect(index.lookup("Section 155A")).toEqual([]);
+  });
+
+  it("treats title / chapter / part next to a specific id as a qualifier", () => {
+    const index = new ExactIndex();
+    index.add("t35", ["Title 35"]);
+    index.add("s101", ["§ 101"]);
+    expect(index.lookup("title 35 section 101").map((h) => h.id)).toEqual(["s101"]);
+    expect(index.lookup("Title 35").map((h) => h.id)).toEqual(["t35"]);
   });
 
   it("returns nothing for queries without an indexed id", () => {
