@@ -6,12 +6,12 @@ import { HierdocError } from "@hierdoc/core";
 import { GloveVocabulary } from "./glove-vocabulary.js";
 
 /**
- * Binary GloVe cache, format version 2 (all integers little-endian; every section starts 4-byte aligned):
+ * Binary GloVe cache, format version 3 (all integers little-endian; every section starts 4-byte aligned):
  *
  * | offset | size | field |
  * |---|---|---|
  * | 0 | 8 | magic `HDGLOVE\0` |
- * | 8 | 4 | format version (2) |
+ * | 8 | 4 | format version (3) |
  * | 12 | 4 | rows (words) |
  * | 16 | 4 | dimensions |
  * | 20 | 4 | vocabulary byte length V |
@@ -27,7 +27,7 @@ import { GloveVocabulary } from "./glove-vocabulary.js";
  */
 export const GLOVE_CACHE_MAGIC = "HDGLOVE\0";
 /** Format version written in the cache header; bump it when the layout or quantisation changes. */
-export const GLOVE_CACHE_VERSION = 2;
+export const GLOVE_CACHE_VERSION = 3;
 const HEADER_BYTES = 64;
 
 /** Word vectors as held in memory: int8 rows with one float32 scale per row, words in frequency order. */
@@ -81,7 +81,7 @@ function bytesOf(view: ArrayBufferView): Buffer {
   return Buffer.from(view.buffer, view.byteOffset, view.byteLength);
 }
 
-/** Serialises a matrix into the version-2 cache layout. */
+/** Serialises a matrix into the current cache layout. */
 export function encodeGloveCache(matrix: GloveMatrix): Buffer {
   const { vocabulary } = matrix;
   const rows = vocabulary.size;
@@ -124,7 +124,7 @@ function view<T extends Uint32Array | Float32Array | Int32Array>(
 }
 
 /**
- * Parses and verifies a version-2 cache (magic, version, sizes, file length, CRC-32). The returned
+ * Parses and verifies a current-version cache (magic, version, sizes, file length, CRC-32). The returned
  * matrix views `bytes` without copying.
  *
  * @throws HierdocError E_INDEX_CORRUPT naming what is wrong (truncated, bad checksum, wrong version, …).

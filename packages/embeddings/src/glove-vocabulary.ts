@@ -2,7 +2,8 @@
  * A read-only word → row lookup over UTF-8 vocabulary bytes, with a precomputed open-addressing hash table,
  * so loading needs no per-word JS string or Map entry (building a Map of 341k words costs ~0.3–0.5 s).
  *
- * Hash: FNV-1a over the UTF-16 code units of the word; slot = hash & (size − 1); linear probing; a slot
+ * Hash: FNV-1a over the UTF-16 code units of the word, then the murmur3 32-bit finaliser (fmix32);
+ * slot = hash & (size − 1); linear probing; a slot
  * holds row + 1 (0 = empty). Table size is the power of two ≥ 3 × rows (load ≤ 1/3).
  */
 export class GloveVocabulary {
@@ -84,11 +85,17 @@ export class GloveVocabulary {
   }
 }
 
+/** FNV-1a over UTF-16 code units, then the murmur3 finaliser so the low bits (the slot) depend on every bit. */
 function fnv1a16(text: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     hash ^= text.charCodeAt(i);
     hash = Math.imul(hash, 0x01000193);
   }
+  hash ^= hash >>> 16;
+  hash = Math.imul(hash, 0x85ebca6b);
+  hash ^= hash >>> 13;
+  hash = Math.imul(hash, 0xc2b2ae35);
+  hash ^= hash >>> 16;
   return hash >>> 0;
 }

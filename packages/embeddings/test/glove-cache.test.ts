@@ -129,7 +129,20 @@ describe("GloveVocabulary", () => {
     expect(words.every((w, i) => vocabulary.rowOf(w) === i)).toBe(true);
     expect(vocabulary.rowOf(words[10])).toBe(10);
     expect(vocabulary.rowOf("w")).toBeUndefined();
+    const index = new Map(words.map((w, i) => [w, i]));
+    for (const probe of words.flatMap((w) => [w.slice(0, -1), `${w}x`])) expect(vocabulary.rowOf(probe)).toBe(index.get(probe));
     expect(vocabulary.rowOf("mot-7-e")).toBeUndefined();
     expect(vocabulary.wordAt(7)).toBe("mot-7-é");
+  });
+
+  it("never matches a prefix or extension of a stored word (tiny tables force probe collisions)", async () => {
+    const { GloveVocabulary } = await import("@hierdoc/embeddings");
+    for (let i = 0; i < 300; i++) {
+      const vocabulary = GloveVocabulary.fromWords([`pre${i}fix`]);
+      expect(vocabulary.rowOf(`pre${i}`)).toBeUndefined();
+      expect(vocabulary.rowOf(`pre${i}fixes`)).toBeUndefined();
+      expect(vocabulary.rowOf(`pre${i}fiX`)).toBeUndefined();
+      expect(vocabulary.rowOf(`pre${i}fix`)).toBe(0);
+    }
   });
 });
