@@ -4,6 +4,11 @@ import type { FusedHit } from "./fused-hit.js";
 export interface ExactBoostOptions {
   /** Only exact hits with at least this exact score are lifted (default: every exact hit). */
   minExactScore?: number;
+  /**
+   * Lift at most this many exact hits (the best by exact score, then fused score); the others keep their
+   * fused position. Default: all. Useful when an id such as "Rule 3.3" exists in many documents.
+   */
+  limit?: number;
 }
 
 /**
@@ -13,16 +18,14 @@ export interface ExactBoostOptions {
  */
 export function applyExactBoost(hits: FusedHit[], options: ExactBoostOptions = {}): FusedHit[] {
   const min = options.minExactScore ?? -Infinity;
-  const lifted: FusedHit[] = [];
-  const rest: FusedHit[] = [];
-  for (const h of hits) {
-    if (h.ranks.exact !== null && (h.scores.exact ?? -Infinity) >= min) lifted.push(h);
-    else rest.push(h);
-  }
+  const limit = options.limit ?? Infinity;
+  const candidates = hits
+    .filter((h) => h.ranks.exact !== null && (h.scores.exact ?? -Infinity) >= min)
+    .sort((a, b) => (b.scores.exact ?? 0) - (a.scores.exact ?? 0) || b.score - a.score || (a.ranks.exact ?? 0) - (b.ranks.exact ?? 0));
+  const lifted = candidates.slice(0, Math.max(0, limit));
   if (lifted.length === 0) return hits.slice();
-  lifted.sort(
-    (a, b) => (b.scores.exact ?? 0) - (a.scores.exact ?? 0) || b.score - a.score || (a.ranks.exact ?? 0) - (b.ranks.exact ?? 0),
-  );
+  const liftedIds = new Set(lifted.map((h) => h.id));
+  const rest = hits.filter((h) => !liftedIds.has(h.id));
   const top = hits.reduce((m, h) => Math.max(m, h.score), 0);
   const n = lifted.length;
   return [...lifted.map((h, i) => ({ ...h, score: top + 1 + (n - i) / n })), ...rest];

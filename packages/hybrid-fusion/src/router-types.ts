@@ -24,6 +24,11 @@ export interface SearchRouterOptions {
   rrfK?: number;
   /** Default `rrf`. */
   fusion?: FusionMethod;
+  /**
+   * At most this many exact-id hits are lifted above fused results (best exact score, then best fused
+   * score first); default 3. The rest keep their fused position, which already counts the exact leg.
+   */
+  exactBoostLimit?: number;
   /** Candidates fetched per leg for a final top-k; default max(topK × 3, 50). */
   candidateDepth?: (topK: number) => number;
   /** A leg slower than this fails with E_TIMEOUT and is dropped with a warning; default 10 000 ms. */

@@ -78,7 +78,7 @@ export class SearchRouter {
         const t = performance.now();
         const hits = native.map((r): FusedHit => ({ id: r.id, score: r.score, scores: emptyLegValues(), ranks: emptyLegValues() }));
         const merged = mergeExact(dedupeHits(hits), exact ?? []);
-        const out = applyExactBoost(merged);
+        const out = applyExactBoost(merged, { limit: this.options.exactBoostLimit ?? 3 });
         ctx.timings.fusion = performance.now() - t;
         return { hits: out, route: "native_hybrid" };
       }
@@ -104,7 +104,7 @@ export class SearchRouter {
     if (keyword) lists.push({ leg: "keyword", weight: this.weights.keyword, results: keyword });
     if (exact) lists.push({ leg: "exact", weight: this.weights.exact, results: exact });
     const fused = this.options.fusion === "convex" ? convexFusion(lists) : weightedRrf(lists, { k: this.options.rrfK ?? 60 });
-    const out = applyExactBoost(fused);
+    const out = applyExactBoost(fused, { limit: this.options.exactBoostLimit ?? 3 });
     ctx.timings.fusion = performance.now() - t;
     return { hits: out, route: "fallback" };
   }

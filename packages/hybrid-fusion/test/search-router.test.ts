@@ -48,6 +48,17 @@ describe("SearchRouter, app-level fusion", () => {
     expect(res.hits[0].ranks.exact).toBe(1);
   });
 
+  it("lifts at most exactBoostLimit exact hits (default 3)", async () => {
+    const { store, keyword } = await setup();
+    const exact = new MapExact({ "Section 9": ["d4", "d2", "d1", "d3"] });
+    const res = await new SearchRouter({ store, keyword, exact, embedder: new TableEmbedder(queries) }).search("alpha Section 9", { topK: 4 });
+    // all four have exact score 4; the three best by fused score are lifted: d1 (sem 2, kw 2, exact 3),
+    // d3 (sem 3, kw 1, exact 4), d2 (sem 1, exact 2); d4 keeps its fused place
+    expect(ids(res)).toEqual(["d1", "d3", "d2", "d4"]);
+    const one = await new SearchRouter({ store, keyword, exact, embedder: new TableEmbedder(queries), exactBoostLimit: 1 }).search("alpha Section 9", { topK: 4 });
+    expect(one.hits[0].id).toBe("d1");
+  });
+
   it("uses the store's full text as keyword leg when no keyword index is given", async () => {
     const { store } = await setup(new ArrayStore({ fullText: true }, { fullText: true }), undefined);
     const router = new SearchRouter({ store, embedder: new TableEmbedder(queries) });

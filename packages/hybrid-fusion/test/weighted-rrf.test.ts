@@ -79,6 +79,18 @@ describe("applyExactBoost", () => {
     expect(boosted[0].ranks.exact).toBe(2);
   });
 
+  it("lifts at most `limit` exact hits; the others keep their fused position", () => {
+    const fused = weightedRrf([
+      { leg: "semantic", weight: 1, results: [{ id: "a", score: 0.9 }, { id: "x1", score: 0.5 }, { id: "x2", score: 0.4 }, { id: "x3", score: 0.3 }] },
+      { leg: "exact", weight: 1, results: [{ id: "x3", score: 4 }, { id: "x2", score: 4 }, { id: "x1", score: 4 }] },
+    ]);
+    // equal exact scores: the best fused score is lifted, everything else keeps the fused order
+    const boosted = applyExactBoost(fused, { limit: 1 });
+    expect(boosted[0].id).toBe(fused.filter((h) => h.ranks.exact !== null)[0].id);
+    expect(boosted.slice(1).map((h) => h.id)).toEqual(fused.filter((h) => h.id !== boosted[0].id).map((h) => h.id));
+    expect(applyExactBoost(fused, { limit: 0 })).toEqual(fused);
+  });
+
   it("returns the same order when there is no exact hit", () => {
     const fused = weightedRrf([{ leg: "semantic", weight: 1, results: [{ id: "a", score: 1 }, { id: "b", score: 0.5 }] }]);
     expect(applyExactBoost(fused)).toEqual(fused);

@@ -43,6 +43,8 @@ const CITATION = new RegExp(
   "giu",
 );
 const WHOLE = new RegExp(String.raw`^\s*(?:(${KIND})\s*)?(${NUM_WITH_KIND})\s*$`, "iu");
+/** Direction marks, zero-width and no-break spaces: replaced by a space (same length, offsets stay valid). */
+const INVISIBLE = /[\u00a0\u200b-\u200f\u202a-\u202f\u2060\u2066-\u2069\ufeff]/g;
 const ROMAN = /^(?:[ivxlcdm]+|[a-z])$/i;
 
 /** Canonical kind for a kind word ("§", "Art.", "s.", "para" …), or null when it is not one. */
@@ -62,7 +64,7 @@ export function normalizeNumber(num: string): string {
  * "Chapter IV"); null when it is not one (an unnumbered title, say).
  */
 export function parseSectionId(id: string): ParsedSectionId | null {
-  const m = WHOLE.exec(id);
+  const m = WHOLE.exec(id.replace(INVISIBLE, " "));
   if (!m) return null;
   if (ROMAN.test(m[2]) && (!m[1] || m[2] !== m[2].toUpperCase())) return null;
   return { kind: m[1] ? canonicalKind(m[1]) : null, number: normalizeNumber(m[2]) };
@@ -103,7 +105,8 @@ export function parseSectionIdList(id: string): ParsedSectionId[] {
  * "27 CFR 478.11", kind section, with `code`) and bare structured numbers
  * ("203(a)(1)", "9.3.1", "2.1.1.(1)"). Bare integers count only with a kind word. In text order.
  */
-export function findSectionIds(query: string): FoundSectionId[] {
+export function findSectionIds(raw: string): FoundSectionId[] {
+  const query = raw.replace(INVISIBLE, " ");
   const found: FoundSectionId[] = [];
   const taken: Array<[number, number]> = [];
   const overlaps = (start: number, end: number) => taken.some(([a, b]) => start < b && end > a);

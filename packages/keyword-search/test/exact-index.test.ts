@@ -20,6 +20,7 @@ describe("findSectionIds", () => {
     ["what does 35 U.S.C. § 101 cover?", [["section", "101"]]],
     ["27 C.F.R. 478.11(a)", [["section", "478.11(a)"]]],
     ["U.S.C. only", []],
+    ["Under Rule \u200e6.2.1(a)(i), what must", [["rule", "6.2.1(a)(i)"]]],
     ["Appendix B.8 of RFC 9110", [["appendix", "b.8"]]],
   ];
   it.each(cases)("%s", (query, expected) => {
