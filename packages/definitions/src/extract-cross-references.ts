@@ -178,7 +178,8 @@ export function extractCrossReferences(doc: ConvertedDocument, sections: Section
         }));
       } else if (kind === "relative") {
         if (!fromSection) continue;
-        const base = fromSection.replace(/(?:\(\w+\))+$/, "");
+        const paragraph = g.para ? `(${g.para.replace(/^paragraph\s+/, "")})` : "";
+        const base = fromSection.replace(/(?:\(\w+\))+$/, "") + paragraph;
         refs = ids.map((id) => ({ text, targetSectionId: relative(base, id), external: false }));
       } else {
         refs = ids.map((id) => ({ text, targetSectionId: canonical(kind, id, sectionStyle), external: false }));

@@ -22,9 +22,15 @@ const TYPE_NAMES: Record<string, string> = { "art.": "article", art: "article", 
 /** Leading container components of compound unit ids ("Part 6.Chapter 2.50.(3)", "APP4.A4.3.6"). */
 const CONTAINER_PREFIX = /^(?:(?:part|chapter|app|appendix|schedule|annex|section)\s?[\dA-Z]+\.\s?)+(?=\S)/i;
 
+/** Unit types an untyped citation ("Section B.1", "Rule 2") may still land on. */
+const LOOSE_TYPES = new Set(["appendix", "annex", "schedule"]);
+
 /** Normalises a section id or citation to a type ("article", "chapter", … or null) and a bare id. */
 export function sectionKey(id: string): Key {
-  let s = id.toLowerCase().replace(/\s+/g, "").replace(/[–—]/g, "-");
+  let s = id
+    .replace(/\s+/g, "")
+    .replace(/[–—]/g, "-")
+    .replace(/[^()]+(?=\(|$)/g, (outside) => outside.toLowerCase());
   s = s.replace(/\.(?=\()/g, "").replace(/[.,;:]+$/, "");
   const typed = TYPED.exec(s);
   if (typed) {
@@ -74,11 +80,15 @@ export class SectionResolver {
       }
       const seen = new Set<string>();
       const own = sectionKey(entry.sectionId).type;
-      const tails = [entry.sectionId, ...entry.aliases].map((id) => id.replace(CONTAINER_PREFIX, "")).filter((t) => t);
-      for (const id of [entry.sectionId, ...entry.aliases, ...tails]) {
+      const tails = [entry.sectionId, ...entry.aliases]
+        .map((id) => [id, id.replace(CONTAINER_PREFIX, "")])
+        .filter(([id, tail]) => tail && tail !== id)
+        .map(([, tail]) => tail);
+      const ids = [entry.sectionId, ...entry.aliases, ...tails];
+      ids.forEach((id, i) => {
         const key = sectionKey(id);
-        key.type ??= own;
-        if (!key.bare || seen.has(`${key.type}:${key.bare}`)) continue;
+        if (i <= entry.aliases.length) key.type ??= own;
+        if (!key.bare || seen.has(`${key.type}:${key.bare}`)) return;
         seen.add(`${key.type}:${key.bare}`);
         const list = this.byBare.get(key.bare) ?? [];
         list.push({ entry, type: key.type });
@@ -89,7 +99,7 @@ export class SectionResolver {
           if (!children.some((c) => c.entry.sourcePath === entry.sourcePath)) children.push({ entry, type: key.type });
           this.firstChild.set(parent, children);
         }
-      }
+      });
     }
   }
 
@@ -105,7 +115,8 @@ export class SectionResolver {
       const accept = (src: string) =>
         ref.external ? !!ref.citedDocument && namesSource(ref.citedDocument, src) : src === fromSourcePath;
       const fits = (c: { entry: ResolverEntry; type: string | null }) =>
-        accept(c.entry.sourcePath) && (key.type === null || c.type === null || c.type === key.type);
+        accept(c.entry.sourcePath) &&
+        (key.type === null ? c.type === null || LOOSE_TYPES.has(c.type) : c.type === null || c.type === key.type);
       for (const bare of broader(key.bare)) {
         const hit = (this.byBare.get(bare) ?? []).find(fits) ?? (this.firstChild.get(bare) ?? []).find(fits);
         if (hit) {

@@ -12,7 +12,7 @@ describe("extractCrossReferences", () => {
     const { refs: r } = refs(
       `### Article 17 — Right to erasure
 
-Processing under points (a) and (b) of Article 6(1), paragraph 3 of Article 9 and Articles 15 to 17 applies; see Chapter 3.
+Processing under points (a) and (b) of Article 6(1), paragraph 3 of Article 9 and Articles 15 to 17 applies; see Chapter 3 and point (c) of paragraph 1.
 `,
       [{ id: "Article 17", title: "Article 17 — Right to erasure", level: 3 }],
     );
@@ -24,6 +24,7 @@ Processing under points (a) and (b) of Article 6(1), paragraph 3 of Article 9 an
       "Article 16",
       "Article 17",
       "Chapter 3",
+      "Article 17(1)(c)",
     ]);
     expect(r.every((x) => x.fromSectionId === "Article 17" && !x.external)).toBe(true);
     expect(r[0].text).toBe("points (a) and (b) of Article 6(1)");
@@ -160,5 +161,19 @@ Pay under section 5332 of such title, exempt under section 501(a) of that Code, 
       ["Article 179(1)", true, "TFEU"],
       ["§ 5.2.14", true, "GEN"],
     ]);
+  });
+});
+
+describe("SectionResolver case and type rules", () => {
+  it("keeps the case of bracketed points and keeps sections off chapters", () => {
+    const resolver = new SectionResolver([
+      { sourcePath: "usc.md", sectionId: "§ 1201", aliases: [], chunkId: "c0" },
+      { sourcePath: "usc.md", sectionId: "§ 1201(a)", aliases: [], chunkId: "c1" },
+      { sourcePath: "usc.md", sectionId: "Chapter 6", aliases: [], chunkId: "c6" },
+    ]);
+    const ref = (id: string) => ({ text: id, fromSectionId: "§ 1201", targetSectionId: id, external: false });
+    expect(resolver.resolve(ref("§ 1201(A)"), "usc.md").targetSectionId).toBe("§ 1201");
+    expect(resolver.resolve(ref("§ 1201(a)"), "usc.md").targetSectionId).toBe("§ 1201(a)");
+    expect(resolver.resolve(ref("§ 6(b)(3)"), "usc.md").external).toBe(true);
   });
 });
