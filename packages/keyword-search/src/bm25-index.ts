@@ -125,6 +125,7 @@ export class Bm25Index implements KeywordIndex {
       this.addSlot(doc.id, doc.sourcePath, length, ts, fs);
     }
     this.okapiIdf = null;
+    this.maybeCompact();
   }
 
   /** Removes documents by id; unknown ids are ignored. */

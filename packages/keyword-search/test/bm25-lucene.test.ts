@@ -84,6 +84,18 @@ describe("Bm25Index (lucene)", () => {
     }
   });
 
+  it("compacts after many replacing upserts (same results as a fresh build)", async () => {
+    const index = plainIndex();
+    const docsV1 = Array.from({ length: 1500 }, (_, i) => ({ id: `x${i}`, text: `old${i % 30} shared`, sourcePath: "m" }));
+    const docsV2 = docsV1.map((d, i) => ({ ...d, text: `new${i % 40} shared extra${i % 3}` }));
+    await index.upsert(docsV1);
+    await index.upsert(docsV2);
+    const fresh = plainIndex();
+    await fresh.upsert(docsV2);
+    expect(await index.search("old3", { topK: 5 })).toEqual([]);
+    for (const q of ["new7 extra1", "shared"]) expect(await index.search(q, { topK: 20 })).toEqual(await fresh.search(q, { topK: 20 }));
+  });
+
   it("saves atomically and reloads without re-tokenising, with its fingerprint", async () => {
     const dir = await mkdtemp(join(tmpdir(), "bm25-"));
     try {
