@@ -83,28 +83,74 @@ export class VectorMatrix {
     const q = new Float64Array(d);
     if (norm > 0) for (let j = 0; j < d; j++) q[j] = query[j] / norm;
     const top = new TopK(k);
+    if (accept === undefined) this.scanPairs(q, top);
+    else this.scanFiltered(q, top, accept);
+    return top.sorted();
+  }
+
+  /** Scores every row, two rows per pass so each query component is loaded once for both. */
+  private scanPairs(q: Float64Array, top: TopK): void {
     const v = this.data;
+    const d = this.dimensions;
     const n = this.rows;
-    const d4 = d - (d % 4);
-    for (let i = 0, off = 0; i < n; i++, off += d) {
-      if (accept !== undefined && !accept(i)) continue;
-      let s0 = 0;
-      let s1 = 0;
-      let s2 = 0;
-      let s3 = 0;
+    const d2 = d - (d % 2);
+    let i = 0;
+    let off = 0;
+    for (; i + 1 < n; i += 2, off += 2 * d) {
+      const off2 = off + d;
+      let a0 = 0;
+      let a1 = 0;
+      let b0 = 0;
+      let b1 = 0;
       let j = 0;
-      for (; j < d4; j += 4) {
-        const o = off + j;
-        s0 += v[o] * q[j];
-        s1 += v[o + 1] * q[j + 1];
-        s2 += v[o + 2] * q[j + 2];
-        s3 += v[o + 3] * q[j + 3];
+      for (; j < d2; j += 2) {
+        const q0 = q[j];
+        const q1 = q[j + 1];
+        a0 += v[off + j] * q0;
+        a1 += v[off + j + 1] * q1;
+        b0 += v[off2 + j] * q0;
+        b1 += v[off2 + j + 1] * q1;
       }
-      for (; j < d; j++) s0 += v[off + j] * q[j];
-      const s = s0 + s1 + s2 + s3;
+      if (j < d) {
+        a0 += v[off + j] * q[j];
+        b0 += v[off2 + j] * q[j];
+      }
+      const sa = a0 + a1;
+      const sb = b0 + b1;
+      if (sa > top.threshold) top.push(i, sa);
+      if (sb > top.threshold) top.push(i + 1, sb);
+    }
+    if (i < n) top.push(i, this.dot(q, off));
+  }
+
+  /** Scores the rows `accept` lets through. */
+  private scanFiltered(q: Float64Array, top: TopK, accept: (row: number) => boolean): void {
+    const d = this.dimensions;
+    for (let i = 0, off = 0; i < this.rows; i++, off += d) {
+      if (!accept(i)) continue;
+      const s = this.dot(q, off);
       if (s > top.threshold) top.push(i, s);
     }
-    return top.sorted();
+  }
+
+  private dot(q: Float64Array, off: number): number {
+    const v = this.data;
+    const d = this.dimensions;
+    const d4 = d - (d % 4);
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    let j = 0;
+    for (; j < d4; j += 4) {
+      const o = off + j;
+      s0 += v[o] * q[j];
+      s1 += v[o + 1] * q[j + 1];
+      s2 += v[o + 2] * q[j + 2];
+      s3 += v[o + 3] * q[j + 3];
+    }
+    for (; j < d; j++) s0 += v[off + j] * q[j];
+    return s0 + s1 + s2 + s3;
   }
 }
 

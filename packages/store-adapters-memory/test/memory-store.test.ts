@@ -119,7 +119,7 @@ describe("MemoryStore behaviour", () => {
   });
 
   it("matches a brute-force reference under random upserts, deletes and filtered searches", async () => {
-    const dims = 6;
+    const dims = 5;
     const op = fc.oneof(
       fc.record({ kind: fc.constant("upsert" as const), idx: fc.integer({ min: 0, max: 30 }), src: fc.integer({ min: 0, max: 2 }), seed: fc.nat() }),
       fc.record({ kind: fc.constant("delete" as const), idx: fc.integer({ min: 0, max: 30 }) }),
@@ -153,6 +153,13 @@ describe("MemoryStore behaviour", () => {
         const got = await store.vectorSearch({ vector: q, topK: k, filter: { sourcePaths: ["s0", "s2"] } });
         expect(got.map((h) => h.id)).toEqual(expected.map((e) => e.id));
         got.forEach((h, i) => expect(h.score).toBeCloseTo(expected[i].score, 5));
+        const everything = [...model.entries()]
+          .map(([id, v]) => ({ id, score: cosine(q, v.vector) }))
+          .sort((a, b) => b.score - a.score)
+          .slice(0, k);
+        const unfiltered = await store.vectorSearch({ vector: q, topK: k });
+        expect(unfiltered.map((h) => h.id)).toEqual(everything.map((e) => e.id));
+        unfiltered.forEach((h, i) => expect(h.score).toBeCloseTo(everything[i].score, 5));
       }),
       { numRuns: 150, seed: 7 },
     );
