@@ -32,7 +32,8 @@ function expandRelativeIds(ids: string[]): string[] {
   const out: string[] = [];
   for (const id of ids) {
     const prev = out[out.length - 1];
-    if (id.startsWith("(") && prev) out.push(prev.replace(/\([^()]*\)$/, "") + id.replace(/\s+/g, ""));
+    const groups = id.match(/\(/g)?.length ?? 0;
+    if (id.startsWith("(") && prev && groups === 1) out.push(prev.replace(/\([^()]*\)$/, "") + id.replace(/\s+/g, ""));
     else out.push(id);
   }
   return out;
@@ -114,7 +115,8 @@ export function extractCrossReferences(doc: ConvertedDocument, sections: Section
       const g = m.groups ?? {};
       const code = /C\.?F\.?R/.test(g.code) ? "CFR" : "U.S.C.";
       const internal = code === "U.S.C." && title !== null && g.title === title;
-      const sec = `${code === "U.S.C." ? "§ " : "§ "}${g.sec}`;
+      const unit = /^[Cc]hapter/.test(g.unit ?? "") ? "Chapter " : /^[Pp]art/.test(g.unit ?? "") ? "Part " : "§ ";
+      const sec = `${unit}${g.sec}`;
       emit(m.index ?? 0, m[0].length, [
         internal
           ? { text: m[0], targetSectionId: sec, external: false }
@@ -128,7 +130,9 @@ export function extractCrossReferences(doc: ConvertedDocument, sections: Section
       let kind = kindOf(g.kind);
       const split = splitIds(g.ids);
       if (kind === "relative" && /^\d+\.\d/.test(split[0] ?? "")) kind = "section";
-      const ids = expandRelativeIds(split).filter((id) => kind === "relative" || !id.startsWith("("));
+      const ids = expandRelativeIds(split).filter(
+        (id) => (kind === "relative" || !id.startsWith("(")) && !(kind === "section" && /^(?:19|20)\d\d$/.test(id)),
+      );
       if (ids.length === 0) continue;
       const window = para.text.slice(Math.max(0, at - 60), at);
       const before = BRACKET_BEFORE.exec(window);
@@ -139,6 +143,7 @@ export function extractCrossReferences(doc: ConvertedDocument, sections: Section
         g.rfc?.replace(/\s+/, " ") ??
         g.law ??
         g.such ??
+        g.guide ??
         g.treaty ??
         g.code ??
         g.code2?.replace(/^of\s+(?:the\s+)?/, "") ??

@@ -34,7 +34,7 @@ Processing under points (a) and (b) of Article 6(1), paragraph 3 of Article 9 an
     const { f, refs: r } = refs(
       `## § 101. Definitions
 
-See section 553 of title 5, section 802 of this title, 42 U.S.C. 11301 and subsection (b).
+See section 553 of title 5, section 802 of this title, 42 U.S.C. 11301, 18 U.S.C. Chapter 40 and subsection (b).
 
 ## 9.3.1. GET
 
@@ -48,6 +48,7 @@ As in Section 11.2 of [HTTP/1.1] and ([URI], Section 3.2.2), unlike Section 9.3.
     const view = r.map((x) => [x.text, x.targetSectionId, x.external, x.citedDocument ?? null, x.fromSectionId]);
     expect(view).toEqual([
       ["42 U.S.C. 11301", "§ 11301", true, "title 42", "§ 101"],
+      ["18 U.S.C. Chapter 40", "Chapter 40", true, "title 18", "§ 101"],
       ["section 553 of title 5", "§ 553", true, "title 5", "§ 101"],
       ["section 802 of this title", "§ 802", false, null, "§ 101"],
       ["subsection (b)", "§ 101(b)", false, null, "§ 101"],
@@ -118,6 +119,16 @@ describe("plain-text rulebooks", () => {
       ["9.1.2.(1)", "3.2.5"],
       ["9.1.2.(1)", "3.2.6"],
     ]);
+    const cfr = fixture("## § 478.32 Prohibited.\n\nAs in paragraphs (a)(8)(i) and (d)(8)(i) of this section and paragraphs (a)(2), (a)(5), and (6) of this section.\n", [
+      { id: "§ 478.32", title: "§ 478.32 Prohibited.", level: 2 },
+    ]);
+    expect(extractCrossReferences(cfr.doc, cfr.sections, cfr.chunks).map((x) => x.targetSectionId)).toEqual([
+      "§ 478.32(a)(8)(i)",
+      "§ 478.32(d)(8)(i)",
+      "§ 478.32(a)(2)",
+      "§ 478.32(a)(5)",
+      "§ 478.32(a)(6)",
+    ]);
   });
 
   it("reads section numbers from the Section column of a markdown table", () => {
@@ -150,7 +161,7 @@ describe("citations of other instruments", () => {
   it("flags 'of such title', 'of that Code', named Acts, treaties and another rulebook's code as external", () => {
     const text = `## § 2706. Duties
 
-Pay under section 5332 of such title, exempt under section 501(a) of that Code, section 20 of the National Institute of Standards and Technology Act, chapter 81 of title 5, some part(s) of it, Regulation (EU) No 182/2011, Article 179(1) TFEU and GEN Rule 5.2.14.
+Pay under section 5332 of such title, exempt under section 501(a) of that Code, section 20 of the National Institute of Standards and Technology Act, chapter 81 of title 5, some part(s) of it, Regulation (EU) No 182/2011, Article 179(1) TFEU, GEN Rule 5.2.14, the Companies Regulations 2015 and paragraphs 47-48 of the Guidance on Mining.
 `;
     const { refs: r } = refs(text, [{ id: "§ 2706", title: "§ 2706. Duties", level: 2 }]);
     expect(r.map((x) => [x.targetSectionId, x.external, x.citedDocument ?? null])).toEqual([
@@ -160,6 +171,8 @@ Pay under section 5332 of such title, exempt under section 501(a) of that Code, 
       ["Chapter 81", true, "title 5"],
       ["Article 179(1)", true, "TFEU"],
       ["§ 5.2.14", true, "GEN"],
+      ["§ 47", true, "the Guidance on Mining"],
+      ["§ 48", true, "the Guidance on Mining"],
     ]);
   });
 });
