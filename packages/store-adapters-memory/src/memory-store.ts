@@ -23,8 +23,8 @@ const ADAPTER = "memory";
  * The default vector store: records and vectors held in process (contiguous Float32 storage, brute-force
  * cosine with a bounded top-k), persisted to a folder as atomic snapshots on `flush()`.
  *
- * Use it for local indexes up to a few hundred thousand chunks. One writer per folder; readers may open
- * the folder while a writer flushes.
+ * Use it for local indexes up to a few hundred thousand chunks. Readers may open the folder while a writer
+ * flushes; concurrent writers stay consistent but the last flush wins.
  */
 export class MemoryStore implements VectorStoreAdapter {
   /** Adapter id used in errors and logs. */
@@ -76,7 +76,7 @@ export class MemoryStore implements VectorStoreAdapter {
     if (this.dir === undefined) return;
     const dir = this.dir;
     let manifest = await this.wrapIo("open", () => readManifest(dir));
-    await this.wrapIo("open", () => removeStale(dir, manifest?.generation ?? 0));
+    await this.wrapIo("open", () => removeStale(dir));
     let snap: Snapshot | undefined;
     for (let attempt = 1; manifest !== undefined && snap === undefined; attempt++) {
       this.checkManifest(manifest, options);
@@ -249,8 +249,8 @@ export class MemoryStore implements VectorStoreAdapter {
     const generation = this.generation + 1;
     this.dirty = false;
     try {
-      await writeSnapshot(this.dir, { embedderId: this.embedderId, dimensions: this.matrix.dimensions, generation }, lines, vectors);
-      this.generation = generation;
+      const written = await writeSnapshot(this.dir, { embedderId: this.embedderId, dimensions: this.matrix.dimensions, generation }, lines, vectors);
+      this.generation = written.generation;
     } catch (err) {
       this.dirty = true;
       throw this.error("E_STORE", "flush", `cannot write the index to ${this.dir}: ${(err as Error).message}`, {}, err);

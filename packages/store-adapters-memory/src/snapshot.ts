@@ -8,7 +8,7 @@ import { HierdocError } from "@hierdoc/core";
 export const MANIFEST_FILE = "manifest.json";
 const FORMAT = "hierdoc-memory-store";
 const VERSION = 1;
-const DATA_FILE = /^(records|vectors)-(\d+)\.(jsonl|f32)$/;
+const DATA_FILE = /^(records|vectors)-(\d+)-(\d+)\.(jsonl|f32)$/;
 const TEMP_FILE = /\.(\d+)\.tmp$/;
 
 /** One data file listed in the manifest. */
@@ -70,7 +70,7 @@ async function syncDir(dir: string): Promise<void> {
 }
 
 function pidAlive(pid: number): boolean {
-  if (pid === process.pid) return false;
+  if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);
     return true;
@@ -159,9 +159,11 @@ export async function readSnapshot(dir: string, manifest: SnapshotManifest): Pro
 }
 
 /**
- * Writes a new snapshot generation: data files to pid-tagged temp files, fsync, rename, then the
- * manifest the same way (last), then removes older generations. A crash at any point leaves the previous
- * manifest pointing at complete files, or the new one. `lines` are the records' JSON texts, in row order.
+ * Writes a new snapshot generation: data files named by generation and process id, written to temp files,
+ * fsynced and renamed; then the manifest the same way (last); then this process's unreferenced data files
+ * are removed. A crash at any point leaves the previous manifest pointing at complete files, or the new
+ * one; two processes flushing at once never touch each other's files (the last manifest wins).
+ * `lines` are the records' JSON texts, in row order. Returns the manifest written.
  */
 export async function writeSnapshot(
   dir: string,
@@ -170,9 +172,10 @@ export async function writeSnapshot(
   vectors: Float32Array,
 ): Promise<SnapshotManifest> {
   await mkdir(dir, { recursive: true });
-  const gen = header.generation;
-  const recordsName = `records-${gen}.jsonl`;
-  const vectorsName = `vectors-${gen}.f32`;
+  const onDisk = await readManifest(dir).catch(() => undefined);
+  const gen = Math.max(header.generation, (onDisk?.generation ?? 0) + 1);
+  const recordsName = `records-${gen}-${process.pid}.jsonl`;
+  const vectorsName = `vectors-${gen}-${process.pid}.f32`;
   const recordBytes = Buffer.from(lines.length === 0 ? "" : lines.join("\n") + "\n", "utf8");
   const vectorBytes = new Uint8Array(vectors.buffer, vectors.byteOffset, vectors.byteLength);
   const tmp = (name: string): string => join(dir, `${name}.${process.pid}.tmp`);
@@ -196,28 +199,32 @@ export async function writeSnapshot(
   await writeDurable(tmp(MANIFEST_FILE), Buffer.from(JSON.stringify(manifest, null, 2) + "\n", "utf8"));
   await rename(tmp(MANIFEST_FILE), join(dir, MANIFEST_FILE));
   await syncDir(dir);
-  await removeStale(dir, gen, true);
+  await removeStale(dir, true);
   return manifest;
 }
 
 /**
- * Removes leftovers of interrupted writes: temp files of processes that are gone (or of this process),
- * and data files of generations older than `current` (any other generation when `allOthers`).
+ * Removes leftovers: temp files of processes that are gone, and data files the current manifest does not
+ * list that belong to processes that are gone (or to this process when `ownToo`). Files of other live
+ * processes are never touched: they may be a snapshot being written.
  */
-export async function removeStale(dir: string, current: number, allOthers = false): Promise<void> {
+export async function removeStale(dir: string, ownToo = false): Promise<void> {
   let names: string[];
+  let manifest: SnapshotManifest | undefined;
   try {
     names = await readdir(dir);
+    manifest = await readManifest(dir);
   } catch {
     return;
   }
+  const keep = new Set(manifest === undefined ? [] : [manifest.files.records.name, manifest.files.vectors.name]);
   const doomed = names.filter((name) => {
     const t = TEMP_FILE.exec(name);
     if (t) return !pidAlive(Number(t[1]));
     const d = DATA_FILE.exec(name);
-    if (!d) return false;
-    const gen = Number(d[2]);
-    return allOthers ? gen !== current : gen < current;
+    if (!d || keep.has(name)) return false;
+    const pid = Number(d[3]);
+    return (ownToo && pid === process.pid) || !pidAlive(pid);
   });
   await Promise.all(doomed.map((name) => rm(join(dir, name), { force: true })));
 }

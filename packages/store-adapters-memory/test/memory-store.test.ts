@@ -7,6 +7,9 @@ import { expectHierdocError, makeStoreRecord, makeStoreRecords, makeVector, cosi
 import { MANIFEST_FILE, MemoryStore, TopK } from "@hierdoc/store-adapters-memory";
 
 const open = { embedderId: "test/embedder@1", dimensions: 16 };
+const pid = process.pid;
+const rec = (gen: number): string => `records-${gen}-${pid}.jsonl`;
+const vec = (gen: number): string => `vectors-${gen}-${pid}.f32`;
 let dir: string;
 
 beforeEach(async () => {
@@ -25,19 +28,19 @@ async function filledStore(n = 5): Promise<MemoryStore> {
 }
 
 describe("MemoryStore snapshots", () => {
-  it("writes a manifest, a JSONL records file and a binary vectors file per generation", async () => {
+  it("writes a manifest, a JSONL records file and a binary vectors file per generation (named by generation and pid)", async () => {
     const store = await filledStore(5);
-    expect((await readdir(dir)).sort()).toEqual([MANIFEST_FILE, "records-1.jsonl", "vectors-1.f32"]);
+    expect((await readdir(dir)).sort()).toEqual([MANIFEST_FILE, rec(1), vec(1)]);
     const manifest = JSON.parse(await readFile(join(dir, MANIFEST_FILE), "utf8"));
     expect(manifest).toMatchObject({ embedderId: open.embedderId, dimensions: 16, count: 5, generation: 1 });
-    expect((await readFile(join(dir, "vectors-1.f32"))).length).toBe(5 * 16 * 4);
-    expect((await readFile(join(dir, "records-1.jsonl"), "utf8")).trim().split("\n")).toHaveLength(5);
+    expect((await readFile(join(dir, vec(1)))).length).toBe(5 * 16 * 4);
+    expect((await readFile(join(dir, rec(1)), "utf8")).trim().split("\n")).toHaveLength(5);
 
     await store.flush();
     expect(JSON.parse(await readFile(join(dir, MANIFEST_FILE), "utf8")).generation).toBe(1);
     await store.deleteByIds([makeStoreRecord(0).record.id]);
     await store.flush();
-    expect((await readdir(dir)).sort()).toEqual([MANIFEST_FILE, "records-2.jsonl", "vectors-2.f32"]);
+    expect((await readdir(dir)).sort()).toEqual([MANIFEST_FILE, rec(2), vec(2)]);
     await store.close();
   });
 
@@ -51,21 +54,22 @@ describe("MemoryStore snapshots", () => {
     expect(await again.count()).toBe(3);
   });
 
-  it("cleans temp files of dead writers and older generations on open, keeping the current snapshot", async () => {
+  it("cleans temp and unreferenced data files of dead writers on open, keeping the snapshot and live writers' files", async () => {
     await (await filledStore(4)).close();
-    await writeFile(join(dir, "records-2.jsonl.999999999.tmp"), "half");
+    await writeFile(join(dir, "records-2-999999999.jsonl.999999999.tmp"), "half");
     await writeFile(join(dir, "manifest.json.999999999.tmp"), "{");
-    await writeFile(join(dir, "vectors-0.f32"), "old");
+    await writeFile(join(dir, "vectors-0-999999999.f32"), "old");
+    await writeFile(join(dir, "records-7-1.jsonl"), "a live writer (pid 1) may still reference this");
     await writeFile(join(dir, "notes.txt"), "not ours");
     const store = new MemoryStore({ dir });
     await store.open(open);
     expect(await store.count()).toBe(4);
-    expect((await readdir(dir)).sort()).toEqual([MANIFEST_FILE, "notes.txt", "records-1.jsonl", "vectors-1.f32"]);
+    expect((await readdir(dir)).sort()).toEqual([MANIFEST_FILE, "notes.txt", rec(1), "records-7-1.jsonl", vec(1)].sort());
   });
 
   it.each([
-    ["vectors-1.f32", (b: Buffer) => b.subarray(0, b.length - 4), "vectors-1.f32"],
-    ["records-1.jsonl", (b: Buffer) => Buffer.concat([b.subarray(0, 10), Buffer.from("X"), b.subarray(11)]), "records-1.jsonl"],
+    [vec(1), (b: Buffer) => b.subarray(0, b.length - 4), vec(1)],
+    [rec(1), (b: Buffer) => Buffer.concat([b.subarray(0, 10), Buffer.from("X"), b.subarray(11)]), rec(1)],
     [MANIFEST_FILE, (b: Buffer) => b.subarray(0, 20), MANIFEST_FILE],
   ])("reports a damaged %s as E_INDEX_CORRUPT naming the file", async (file, damage, named) => {
     await (await filledStore(3)).close();
@@ -76,9 +80,9 @@ describe("MemoryStore snapshots", () => {
 
   it("reports a missing data file as E_INDEX_CORRUPT", async () => {
     await (await filledStore(3)).close();
-    await rm(join(dir, "records-1.jsonl"));
+    await rm(join(dir, rec(1)));
     const err = await expectHierdocError(new MemoryStore({ dir }).open(open), { code: "E_INDEX_CORRUPT", adapter: "memory" });
-    expect(err.message).toContain("records-1.jsonl");
+    expect(err.message).toContain(rec(1));
   });
 
   it("names both embedder ids on a mismatch", async () => {
