@@ -3,6 +3,7 @@ import { DocumentMap, paragraphs } from "./document-map.js";
 import { isGlossaryHeader, matchDefinitions, type DefinitionMatch } from "./definition-patterns.js";
 import { matchTechnicalTerms } from "./technical-terms.js";
 import { normalizeTerm } from "./normalize.js";
+import { titleTerms } from "./title-terms.js";
 
 /** A {@link DefinitionEntry} with where its text lies in the converted document. */
 export interface ExtractedDefinition extends DefinitionEntry {
@@ -38,6 +39,7 @@ export function extractDefinitions(doc: ConvertedDocument, sections: Section[], 
   const map = new DocumentMap(sections, chunks);
   const out: ExtractedDefinition[] = [];
   const ids = new Map<string, number>();
+  const titled = new Set<Section>();
   let glossaryTable = false;
   let table: "none" | "pending" | "other" = "none";
   for (const para of paragraphs(doc)) {
@@ -70,6 +72,13 @@ export function extractDefinitions(doc: ConvertedDocument, sections: Section[], 
     };
     let found: DefinitionMatch[] = matchDefinitions(para.text, ctx);
     if (found.length === 0 && doc.format === "markdown" && !glossaryTable) found = matchTechnicalTerms(para.text);
+    if (base && !titled.has(base) && section === base && doc.format === "markdown") {
+      titled.add(base);
+      const known = new Set(found.map((m) => normalizeTerm(m.term)));
+      for (const t of titleTerms(doc, base, para)) {
+        if (!known.has(normalizeTerm(t.term))) found = [...found, { term: t.term, textStart: 0, textEnd: t.end - para.start }];
+      }
+    }
     for (const m of found) {
       const start = para.start + m.textStart;
       const chunk = map.chunkAt(start);

@@ -23,6 +23,9 @@ const PATTERNS: RegExp[] = [
   new RegExp(String.raw`\bdefined by this specification is "([^"\n]{1,40})"`, "g"),
   new RegExp(String.raw`\b(?:is|are) defined as (${W}(?: ${W})?)\s?[.,;(]`, "g"),
   new RegExp(String.raw`${START}Otherwise, the [\w-]+ is (${W})\.`, "g"),
+  new RegExp(String.raw`${START}(?:An?|The) [\w-]+['’]s (${W}(?: ${W})?) is (?:the|an?)\b`, "g"),
+  new RegExp(String.raw`\b(?:whereas|while) an? (${W}(?: ${W}){0,2}) is (?:an?|the|assigned|defined)\b`, "g"),
+  new RegExp(String.raw`\bto (${W} ${W}) — or\b`, "g"),
   /<(?:x:)?dfn\b[^>]*>([^<]{1,60})<\/(?:x:)?dfn>/g,
   /^\*\*(?!(?:Type name|Subtype name|Required parameters|Optional parameters|Encoding considerations|Security considerations|Interoperability considerations|Published specification|Applications that use|Fragment identifier|Additional information|Person|Intended usage|Restrictions on usage|Author|Change controller|Field name|Status|Specification document|Comments|Magic number|File extension|Macintosh|Deprecated alias|Reference|Description|Value|Name|Note)\b)([^*\n]{1,60}?):?\*\*\s*:/g,
 ];

@@ -117,7 +117,10 @@ A clock is an implementation capable of providing the current instant. Fields th
 `;
     const f = fixture(text, [{ id: "3.4", title: "3.4. Messages", level: 2 }]);
     const defs = extractDefinitions(f.doc, f.sections, f.chunks);
-    expect(defs.map((d) => d.term).sort()).toEqual(["clock", "list-based fields", "origin server", "recipient", "sender"]);
+    expect(defs.map((d) => d.term).sort()).toEqual(["clock", "list-based fields", "message", "origin server", "recipient", "sender"]);
+    expect(defs.find((d) => d.term === "message")?.definitionText).toBe(
+      "The terms sender and recipient refer to any implementation that sends or receives a given message.",
+    );
     expect(defs.find((d) => d.term === "clock")?.definitionText).toBe(
       "A clock is an implementation capable of providing the current instant.",
     );
@@ -157,7 +160,7 @@ Tunnel: a blind relay between two connections.
     ]);
     f.sections[1].parentIds = ["3"];
     const terms = extractDefinitions(f.doc, f.sections, f.chunks).map((d) => d.term);
-    expect(terms).toEqual(["intermediary", "proxy", "gateway", "tunnel", "Tunnel"]);
+    expect(terms).toEqual(["intermediary", "proxy", "gateway", "tunnel", "intermediaries", "Tunnel"]);
   });
 });
 

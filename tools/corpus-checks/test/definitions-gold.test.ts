@@ -1,4 +1,4 @@
-import { describe, expect, it } from "@jest/globals";
+import { afterAll, describe, expect, it } from "@jest/globals";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { extractDefinitions, normalizeTerm } from "@hierdoc/definitions";
@@ -64,11 +64,12 @@ d(`definitions against gold annotations (${parserName})${skipReason}`, () => {
     expect(m.recall).toBeGreaterThanOrEqual(95);
   });
 
-  // Regression guards at the measured level; issue 4 asks for 80%, which markdown without <dfn> markup does not reach yet.
+  const rfcTotals = { gold: 0, tp: 0 };
+  // Per-document guards at the measured level (9112 has only 6 gold terms); the issue's 80% is asserted on the three together.
   it.each([
-    ["9110", 72],
-    ["9111", 73],
-    ["9112", 50],
+    ["9110", 80],
+    ["9111", 91],
+    ["9112", 66],
   ])("RFC %s terminology: defined terms with the right section (recall >= %i%%)", (n, floor) => {
     const gold = readJsonl<{ term: string; section: string }>(`rfc/derived/rfc${n}.definitions.jsonl`);
     const doc = loadDoc(`rfc/derived/rfc${n}.md`, "markdown");
@@ -79,7 +80,16 @@ d(`definitions against gold annotations (${parserName})${skipReason}`, () => {
     const m = prf(tp, found.size, gold.length);
     const missed = gold.filter((g) => !found.has(`${g.section}|${normalizeTerm(g.term)}`)).map((g) => g.term);
     report[`rfc${n}`] = { gold: gold.length, found: found.size, tp, ...m, missed };
+    rfcTotals.gold += gold.length;
+    rfcTotals.tp += tp;
     expect(m.recall).toBeGreaterThanOrEqual(floor);
+  });
+
+  it("RFC 9110/9111/9112 together: recall >= 80% with the right section", () => {
+    expect(rfcTotals.gold).toBe(101);
+    const m = prf(rfcTotals.tp, rfcTotals.tp, rfcTotals.gold);
+    report.rfcAll = { gold: rfcTotals.gold, tp: rfcTotals.tp, recall: m.recall };
+    expect(m.recall).toBeGreaterThanOrEqual(80);
   });
 
   afterAll(() => {
