@@ -80,6 +80,7 @@ export class Bm25Index implements KeywordIndex {
   private okapiIdf: Float64Array | null = null;
   private scratch = new Float64Array(0);
   private stamp = new Uint32Array(0);
+  private touchedBuf = new Uint32Array(0);
   private stampGen = 0;
 
   constructor(options: Bm25Options = {}) {
@@ -176,7 +177,8 @@ export class Bm25Index implements KeywordIndex {
     if (!(topK > 0) || this.liveCount === 0) return [];
     const touched = this.accumulate(this.analyzer.analyze(query).tokens, options.allowIds, topK);
     const heap = new TopK(topK);
-    for (const slot of touched) heap.push(this.scratch[slot], slot);
+    const scratch = this.scratch;
+    for (let i = 0; i < touched.length; i++) heap.push(scratch[touched[i]], touched[i]);
     return heap.sorted().map(({ slot, score }) => ({ id: this.ids[slot], score }));
   }
 
@@ -304,12 +306,13 @@ export class Bm25Index implements KeywordIndex {
    * Scores the query tokens into `scratch` and returns the slots scored. `k` null: every matching slot,
    * tokens in query order (rank_bm25's summation order); else MaxScore-pruned for a top-k.
    */
-  private accumulate(tokens: string[], allowIds: ReadonlySet<string> | undefined, k: number | null = null): number[] {
+  private accumulate(tokens: string[], allowIds: ReadonlySet<string> | undefined, k: number | null = null): Uint32Array {
     const slots = this.ids.length;
-    if (this.liveCount === 0) return [];
+    if (this.liveCount === 0) return new Uint32Array(0);
     if (this.scratch.length < slots) {
       this.scratch = new Float64Array(slots + 1024);
       this.stamp = new Uint32Array(slots + 1024);
+      this.touchedBuf = new Uint32Array(slots + 1024);
       this.stampGen = 0;
     }
     if (++this.stampGen === 0xffffffff) {
@@ -342,7 +345,7 @@ export class Bm25Index implements KeywordIndex {
     }
     const ctx: ScoringContext = {
       norms: this.normTable(), tfMul: this.variant === "okapi" ? this.k1 + 1 : 1, live: this.dead > 0 ? this.live : null,
-      mask, scratch: this.scratch, stamp: this.stamp, gen: this.stampGen,
+      mask, scratch: this.scratch, stamp: this.stamp, gen: this.stampGen, touched: this.touchedBuf,
     };
     return scoreTerms(ctx, terms, k);
   }

@@ -23,32 +23,36 @@ export interface ScoringContext {
   scratch: Float64Array;
   stamp: Uint32Array;
   gen: number;
+  /** Reusable buffer of at least one entry per slot for the touched list. */
+  touched: Uint32Array;
 }
 
 /**
  * Term-at-a-time BM25 accumulation. With `k` set and every weight positive, uses MaxScore pruning:
  * terms run rarest first, and once no unseen document can reach the current k-th best score, the
  * remaining (common) terms only update surviving candidates by a galloping merge over their postings.
- * Scores of the returned slots are exact. Returns the slots scored (their values in `scratch`).
+ * Scores of the returned slots are exact. Returns the slots scored (their values in `scratch`); the array
+ * may be a view of `ctx.touched`, valid until the next call.
  */
-export function scoreTerms(ctx: ScoringContext, input: QueryTerm[], k: number | null): number[] {
+export function scoreTerms(ctx: ScoringContext, input: QueryTerm[], k: number | null): Uint32Array {
   const prune = k !== null && input.every((t) => t.weight > 0);
   const terms = prune ? [...input].sort((a, b) => b.bound - a.bound) : input;
   const bound = terms.map((t) => t.bound * (1 + 1e-9));
   const remaining = new Float64Array(terms.length + 1);
   for (let i = terms.length - 1; i >= 0; i--) remaining[i] = remaining[i + 1] + bound[i];
-  const touched: number[] = [];
+  let count = 0;
   let i = 0;
   let threshold = -Infinity;
   for (; i < terms.length; i++) {
-    if (prune && i > 0 && touched.length >= (k as number) && terms[i].postings.n > touched.length) {
-      threshold = kthBest(ctx.scratch, touched, k as number);
+    if (prune && i > 0 && count >= (k as number) && terms[i].postings.n > count) {
+      threshold = kthBest(ctx.scratch, ctx.touched.subarray(0, count), k as number);
       if (remaining[i] < threshold) break;
     }
-    scanAll(ctx, terms[i], touched);
+    count = scanAll(ctx, terms[i], count);
   }
+  const touched = ctx.touched.subarray(0, count);
   if (i === terms.length) return touched;
-  let candidates = Uint32Array.from(touched.filter((d) => ctx.scratch[d] + remaining[i] >= threshold)).sort();
+  let candidates = touched.filter((d) => ctx.scratch[d] + remaining[i] >= threshold).sort();
   for (; i < terms.length; i++) {
     addToCandidates(ctx, terms[i], candidates);
     if (i + 1 < terms.length && candidates.length > (k as number)) {
@@ -57,11 +61,11 @@ export function scoreTerms(ctx: ScoringContext, input: QueryTerm[], k: number | 
       candidates = candidates.filter((d) => ctx.scratch[d] + rest >= threshold);
     }
   }
-  return Array.from(candidates);
+  return candidates;
 }
 
-function scanAll(ctx: ScoringContext, term: QueryTerm, touched: number[]): void {
-  const { norms, tfMul, live, mask, scratch, stamp, gen } = ctx;
+function scanAll(ctx: ScoringContext, term: QueryTerm, count: number): number {
+  const { norms, tfMul, live, mask, scratch, stamp, gen, touched } = ctx;
   const { docs, tfs, n } = term.postings;
   const weight = term.weight;
   for (let i = 0; i < n; i++) {
@@ -72,11 +76,12 @@ function scanAll(ctx: ScoringContext, term: QueryTerm, touched: number[]): void 
     if (stamp[d] !== gen) {
       stamp[d] = gen;
       scratch[d] = w;
-      touched.push(d);
+      touched[count++] = d;
     } else {
       scratch[d] += w;
     }
   }
+  return count;
 }
 
 function addToCandidates(ctx: ScoringContext, term: QueryTerm, sorted: Uint32Array): void {

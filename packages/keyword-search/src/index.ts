@@ -8,3 +8,4 @@ export {
 } from "./section-id.js";
 export { ExactIndex, EXACT_TIERS, EXACT_FILE_NAME, type ExactIndexOptions, type ExactLookupOptions, type ExactChunk } from "./exact-index.js";
 export { OpenSearchKeywordIndex, openSearchIndexBody, type OpenSearchKeywordOptions } from "./opensearch-keyword-index.js";
+export { isIdLookupQuery } from "./id-query.js";
