@@ -3,7 +3,7 @@ import { HierdocError } from "@hierdoc/core";
 import { classifyChunk } from "./classify.js";
 import { splitRange, skipSpace, trimEndAt } from "./split.js";
 import type { SectionNode } from "./structure.js";
-import { countTokens } from "./tokens.js";
+import { countTokens, estimateTokens } from "./tokens.js";
 
 /** Chunking options (see the package README for how they interact). */
 export interface ChunkOptions {
@@ -70,19 +70,21 @@ export function chunkSections(
   const prefix = new Float64Array(bounds.length);
   bounds.forEach((b, i) => at.set(b, i));
   const exact = new Map<number, { end: number; tokens: number }>();
-  for (let i = 1; i < bounds.length; i++) {
-    const s = skipSpace(text, bounds[i - 1], bounds[i]);
-    const e = trimEndAt(text, s, bounds[i]);
-    let est = 0;
-    if (e - s > BIG_SEGMENT) est = (e - s) * 3;
-    else if (e > s) {
-      est = countTokens(text.slice(s, e));
-      exact.set(s, { end: e, tokens: est });
-      est += 1;
-    }
-    prefix[i] = prefix[i - 1] + est;
-  }
+  for (let i = 1; i < bounds.length; i++) prefix[i] = prefix[i - 1] + estimateTokens(text, bounds[i - 1], bounds[i]);
   const tok = (s: number, e: number): number => prefix[at.get(e)!] - prefix[at.get(s)!];
+  /** Whether `[s, e)` fits in `limit` tokens: decided by the estimate when clear, else counted (memoised). */
+  const fits = (s: number, e: number, limit: number): boolean => {
+    const est = tok(s, e);
+    if (est <= limit * 0.55) return true;
+    if (est >= limit * 1.8 || e - s > BIG_SEGMENT) return false;
+    const a = skipSpace(text, s, e);
+    const b = trimEndAt(text, a, e);
+    const known = exact.get(a);
+    if (known && known.end === b) return known.tokens <= limit;
+    const t = countTokens(text.slice(a, b));
+    exact.set(a, { end: b, tokens: t });
+    return t <= limit;
+  };
 
   const raws: Raw[] = [];
   const headingOf = (n: SectionNode): SectionNode => {
@@ -92,7 +94,7 @@ export function chunkSections(
   };
   const own = (n: SectionNode, s: number, e: number, paras: SectionNode[]): void => {
     const section = headingOf(n);
-    if (tok(s, e) <= max || paras.length === 0) {
+    if (paras.length === 0 || fits(s, e, max)) {
       raws.push({ start: s, end: e, section });
       return;
     }
@@ -104,7 +106,7 @@ export function chunkSections(
     };
     for (const p of paras) {
       const tp = tok(p.start, p.end);
-      if (tp > max) {
+      if (tp > target && !fits(p.start, p.end, max)) {
         flush();
         own(p, p.start, p.end, p.children.map((c) => nodes[c]));
         gs = ge = p.end;

@@ -21,6 +21,7 @@ const ATX = /^(#{1,6})(?:[ \t]|$)/;
 const SETEXT = /^(=+|-+)[ \t]*$/;
 const THEMATIC = /^([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 const CONTAINER = /^(?:>|[-+*](?=[ \t]|$)|(\d{1,9})[.)](?=[ \t]|$))[ \t]*/;
+const HTML_START = /^<(?:[A-Za-z][A-Za-z0-9-]*|\/[A-Za-z]|!|\?)/;
 const SUSPICIOUS = /^(?:#|`{3}|~{3}|>|[-+*](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|<|=+[ \t]*$|-+[ \t]*$)/;
 
 /**
@@ -80,14 +81,15 @@ export function scanMarkdownFast(text: string, lines: Lines): LineBlocks | null 
       if (para) {
         continue;
       }
-      if (container) {
-        if (SUSPICIOUS.test(t)) return null;
-        continue;
-      }
+      if (container) return null;
       if (codeStart < 0) codeStart = i;
       continue;
     }
-    if (codeStart >= 0) closeIndented(i);
+    let afterCode = false;
+    if (codeStart >= 0) {
+      closeIndented(i);
+      afterCode = true;
+    }
     if (container && indent > 0 && (SETEXT.test(t) || /^(`{3}|~{3}|#)/.test(t))) return null;
     const f = FENCE.exec(t);
     if (f && !(f[1][0] === "`" && f[2].includes("`"))) {
@@ -102,6 +104,7 @@ export function scanMarkdownFast(text: string, lines: Lines): LineBlocks | null 
       if (indent === 0) container = false;
       continue;
     }
+    if (para && lazy && SETEXT.test(t)) return null;
     if (para && !lazy && SETEXT.test(t)) {
       headings.push({ line: paraStart, endLine: i, depth: t[0] === "=" ? 1 : 2 });
       para = false;
@@ -112,10 +115,12 @@ export function scanMarkdownFast(text: string, lines: Lines): LineBlocks | null 
       if (indent === 0) container = false;
       continue;
     }
-    if (t[0] === "<" || /^\[[^\]]+\]:/.test(t)) return null;
+    if (HTML_START.test(t) || /^\[[^\]]+\]:/.test(t)) return null;
     const c = CONTAINER.exec(t);
-    const rest = c ? t.slice(c[0].length) : "";
+    let rest = c ? t.slice(c[0].length) : "";
+    for (let m = c ? CONTAINER.exec(rest) : null; m && !THEMATIC.test(rest); m = CONTAINER.exec(rest)) rest = rest.slice(m[0].length);
     const interrupts = c && (!para || t[0] === ">" || (rest.length > 0 && (c[1] === undefined || c[1] === "1")));
+    if (c && (rest.trim().length === 0 || afterCode)) return null;
     if (c && interrupts) {
       if (SUSPICIOUS.test(rest)) return null;
       container = true;

@@ -19,15 +19,18 @@ interface MdNode {
 
 const processor = unified().use(remarkParse).use(remarkFrontmatter, ["yaml", "toml"]);
 
-/** Plain lines cannot open or close any block on their own. */
-const PLAIN_START = /^[A-Za-z(§“”"'‘’\u00C0-\u024F]/;
-const ORDERED = /^\d{1,9}[.)](\s|$)/;
+/** Characters that may open a block (or be indentation); any other first character is paragraph text. */
+const BLOCK_START = /^[#>+*=_`~<[\-0-9 \t]/;
+const CONTAINER_MARK = /^(?:> ?|[-+*] +|\d{1,9}[.)] +)/;
+const THEMATIC_LINE = /^([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+
+function canNotStartBlock(rest: string): boolean {
+  if (!BLOCK_START.test(rest)) return true;
+  return /^\d/.test(rest) && !/^\d{1,9}[.)](?:[ \t]|$)/.test(rest);
+}
 /** "1. The data subject shall …": a numbered paragraph of an article (EU style), at column 0. */
 const DOTTED_PARAGRAPH = /^([1-9]\d{0,2})\.[ \t]+\S/;
 
-function isPlain(line: string): boolean {
-  return PLAIN_START.test(line) && !ORDERED.test(line);
-}
 
 /**
  * Block structure with remark-parse (mdast). Remark reads a skeleton: each run of plain and blank
@@ -43,37 +46,61 @@ export function scanMarkdownRemark(text: string, lines: Lines): LineBlocks {
     sk.push(s);
     orig.push(line);
   };
+  /**
+   * The block "shape" of a line whose content cannot start a block: indentation and container markers
+   * kept, content reduced to "x". Null for lines that must reach remark verbatim.
+   */
+  const shapeOf = (line: string): string | null => {
+    let k = 0;
+    while (k < line.length && line.charCodeAt(k) === 32) k++;
+    let prefix = line.slice(0, k);
+    let rest = line.slice(k);
+    for (let m = CONTAINER_MARK.exec(rest); m && !THEMATIC_LINE.test(rest); m = CONTAINER_MARK.exec(rest)) {
+      prefix += m[0];
+      rest = rest.slice(m[0].length);
+    }
+    return rest.length > 0 && canNotStartBlock(rest) ? `${prefix}x` : null;
+  };
   let i = 0;
   while (i < n) {
     let line = text.slice(starts[i], Math.min(ends[i], starts[i] + 2000));
     if (i === 0) line = line.replace(/^\uFEFF/, "");
     const blank = /^[ \t]*$/.test(line);
-    if (i > 0 && (blank || isPlain(line))) {
-      const subruns: number[] = [];
-      let leadBlank = false;
-      let trailBlank = false;
+    if (i > 0 && (blank || shapeOf(line) !== null)) {
+      // A run of blank and plain lines: keep each group's indentation changes; identical groups repeat once.
+      const groups: Array<{ sig: string; lines: Array<[string, number]>; blankBefore: number }> = [];
       let j = i;
-      let inP = false;
+      let cur: (typeof groups)[number] | null = null;
+      let lastBlank = -1;
       while (j < n) {
         const l = text.slice(starts[j], Math.min(ends[j], starts[j] + 200));
         if (/^[ \t]*$/.test(l)) {
-          if (j === i) leadBlank = true;
-          inP = false;
-          trailBlank = true;
-        } else if (isPlain(l)) {
-          if (!inP) subruns.push(j);
-          inP = true;
-          trailBlank = false;
-        } else break;
+          cur = null;
+          lastBlank = j;
+        } else {
+          const k = shapeOf(l);
+          if (k === null) break;
+          if (!cur) {
+            cur = { sig: "", lines: [], blankBefore: lastBlank };
+            groups.push(cur);
+          }
+          const prev = cur.lines[cur.lines.length - 1];
+          if (!prev || prev[0] !== k) {
+            cur.lines.push([k, j]);
+            cur.sig += `${k}\n`;
+          }
+        }
         j++;
       }
-      if (leadBlank) emit("", i);
-      if (subruns.length > 0) emit("x", subruns[0]);
-      if (subruns.length > 1) {
-        emit("", subruns[subruns.length - 1] - 1);
-        emit("x", subruns[subruns.length - 1]);
-      }
-      if (trailBlank && subruns.length > 0) emit("", j - 1);
+      if (groups.length === 0 || groups[0].blankBefore >= 0) emit("", i);
+      let repeats = 0;
+      groups.forEach((g, gi) => {
+        repeats = gi > 0 && groups[gi - 1].sig === g.sig ? repeats + 1 : 0;
+        if (repeats >= 2) return;
+        if (gi > 0) emit("", g.blankBefore);
+        for (const [k, lineNo] of g.lines) emit(k, lineNo);
+      });
+      if (groups.length > 0 && lastBlank > groups[groups.length - 1].lines[groups[groups.length - 1].lines.length - 1][1]) emit("", lastBlank);
       i = j;
       continue;
     }
