@@ -20,7 +20,7 @@ const UNTYPED = /^(?:§+|sections?|secs?\.?|rules?|r\.|regulations?|clauses?)/i;
 const TYPE_NAMES: Record<string, string> = { "art.": "article", art: "article", "app.": "appendix", app: "appendix" };
 
 /** Leading container components of compound unit ids ("Part 6.Chapter 2.50.(3)", "APP4.A4.3.6"). */
-const CONTAINER_PREFIX = /^(?:(?:part|chapter|app|appendix|schedule|annex|section)\s?[\dA-Z]+\.\s?)+(?=\S)/i;
+const CONTAINER_PREFIX = /^(?:(?:part|chapter|app|appendix|schedule|annex)\s?[\dA-Z]+\.\s?)+(?=\S)/i;
 
 /** Unit types an untyped citation ("Section B.1", "Rule 2") may still land on. */
 const LOOSE_TYPES = new Set(["appendix", "annex", "schedule"]);

@@ -37,13 +37,12 @@ d(`cross-references against gold annotations (${parserName})${skipReason}`, () =
     return m;
   }
 
-  it("RFC 9110: >= 95% of internal references detected and resolved, on the document's own headings", () => {
-    expect(rfc9110("fallback").recall).toBeGreaterThanOrEqual(95);
+  it("RFC 9110: >= 95% of internal references detected and resolved to the right section (chunker's sections)", () => {
+    expect(rfc9110("chunker").recall).toBeGreaterThanOrEqual(96);
   });
 
-  it("RFC 9110: internal references resolved with the chunker's sections (regression guard)", () => {
-    // Below the fallback figure while the chunker names Appendix B.n "Appendix B" (and drops a few headings).
-    expect(rfc9110("chunker").recall).toBeGreaterThanOrEqual(90);
+  it("RFC 9110: internal references on the document's own headings (regression guard for the extractor alone)", () => {
+    expect(rfc9110("fallback").recall).toBeGreaterThanOrEqual(99);
   });
 
   it("US Code: citations of other titles detected as external with the right title and section", () => {
