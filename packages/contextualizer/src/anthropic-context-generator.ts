@@ -1,0 +1,73 @@
+import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
+import { LlmContextGenerator, type LlmCallInput, type LlmCompletion, type LlmContextOptions } from "./llm-context-generator.js";
+import { PROMPT_TEMPLATE_VERSION } from "./prompt.js";
+import { classifySdkError, type ClassifiedFailure } from "./sdk-errors.js";
+
+/** Options of {@link AnthropicContextGenerator}. */
+export interface AnthropicContextOptions extends Partial<LlmContextOptions> {
+  /** Default `claude-3-haiku-20240307` (the plan's Claude Haiku). */
+  model?: string;
+  apiKey?: string;
+  /** Another Messages-API endpoint (a proxy, a gateway, a test server). */
+  baseURL?: string;
+  /** A ready client (its retries are still disabled per call). */
+  client?: Anthropic;
+}
+
+/** Default Anthropic model for contexts. */
+export const DEFAULT_ANTHROPIC_CONTEXT_MODEL = "claude-3-haiku-20240307";
+
+/**
+ * Contexts from Claude over the Messages API with the plan's prompt. The document goes in its own content
+ * block marked `cache_control: {type: "ephemeral"}`, so the first chunk of a document writes the prompt
+ * cache and every later chunk pays the cached-read price (documents under the model's minimum cacheable
+ * length, 1024–2048 tokens, are not cached by Anthropic). Temperature 0, `max_tokens` = `context_max_tokens`.
+ */
+export class AnthropicContextGenerator extends LlmContextGenerator {
+  readonly id: string;
+  readonly provider = "anthropic";
+  private readonly client: Anthropic;
+
+  /** @throws HierdocError E_CONFIG when no model name results */
+  constructor(options: AnthropicContextOptions = {}) {
+    super({ ...options, model: options.model ?? DEFAULT_ANTHROPIC_CONTEXT_MODEL }, 180_000);
+    this.id = `anthropic:${this.model}:${PROMPT_TEMPLATE_VERSION}`;
+    this.client = options.client ?? new Anthropic({ apiKey: options.apiKey ?? null, baseURL: options.baseURL ?? null, maxRetries: 0, timeout: this.timeoutMs });
+  }
+
+  protected async complete(input: LlmCallInput, options: { signal?: AbortSignal; timeoutMs: number }): Promise<LlmCompletion> {
+    // SDK 1.16 no longer types `temperature`; the Messages API still reads it, so it is sent as an extra field.
+    const body: Anthropic.MessageCreateParamsNonStreaming & { temperature?: number } = {
+        model: this.model,
+        max_tokens: this.maxTokens,
+        ...(this.temperature === null ? {} : { temperature: this.temperature }),
+        system: input.system,
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "text", text: input.prompt.documentBlock, cache_control: { type: "ephemeral" } },
+              { type: "text", text: input.prompt.chunkBlock },
+            ],
+          },
+        ],
+      };
+    const message = await this.client.messages.create(body, { signal: options.signal, timeout: options.timeoutMs, maxRetries: 0 });
+    if (!Array.isArray(message.content) || !message.usage) throw new SyntaxError("response has no content or usage");
+    const text = message.content.map((block) => (block.type === "text" ? block.text : "")).join("");
+    const u = message.usage;
+    return {
+      text,
+      usage: {
+        inputTokens: u.input_tokens ?? 0,
+        cacheCreationInputTokens: u.cache_creation_input_tokens ?? 0,
+        cacheReadInputTokens: u.cache_read_input_tokens ?? 0,
+        outputTokens: u.output_tokens ?? 0,
+      },
+    };
+  }
+
+  protected classify(err: unknown): ClassifiedFailure {
+    return classifySdkError(err, { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError }, this.provider, "messages.create");
+  }
+}
