@@ -53,6 +53,11 @@ export interface RouterSearchOptions {
   allowIds?: ReadonlySet<string>;
   /** Store-side filter for the dense / full-text / native legs. */
   filter?: StoreFilter;
+  /**
+   * Lift exact-id hits above the fused list (default true). Callers turn it off for queries that merely
+   * mention an id among many other words, where the exact leg then only takes part in fusion.
+   */
+  liftExact?: boolean;
 }
 
 /** One routed result: id, final score, each leg's raw score and 1-based rank. */

@@ -78,7 +78,7 @@ export class SearchRouter {
         const t = performance.now();
         const hits = native.map((r): FusedHit => ({ id: r.id, score: r.score, scores: emptyLegValues(), ranks: emptyLegValues() }));
         const merged = mergeExact(dedupeHits(hits), exact ?? []);
-        const out = applyExactBoost(merged, { limit: this.options.exactBoostLimit ?? 3 });
+        const out = ctx.opts.liftExact === false ? merged : applyExactBoost(merged, { limit: this.options.exactBoostLimit ?? 3 });
         ctx.timings.fusion = performance.now() - t;
         return { hits: out, route: "native_hybrid" };
       }
@@ -90,7 +90,8 @@ export class SearchRouter {
       else ctx.warnings.push("keyword leg skipped: no keyword index and the store has no full-text search");
     }
     const [semantic, keyword, exact] = await Promise.all([semanticP, keywordP, exactP]);
-    if (semantic === null && keyword === null && (exact === null || exact.length === 0)) {
+    const failed = Object.keys(ctx.errors ?? {}).filter((leg) => leg !== "exact").length;
+    if (failed > 0 && semantic === null && keyword === null && (exact === null || exact.length === 0)) {
       const cause = ctx.errors?.semantic ?? ctx.errors?.keyword ?? ctx.errors?.exact;
       throw new HierdocError(isHierdocError(cause) ? cause.code : "E_STORE_UNAVAILABLE", `every search leg failed: ${ctx.warnings.join("; ")}`, {
         cause,
@@ -102,9 +103,15 @@ export class SearchRouter {
     const lists: RankedList[] = [];
     if (semantic) lists.push({ leg: "semantic", weight: this.weights.semantic, results: semantic });
     if (keyword) lists.push({ leg: "keyword", weight: this.weights.keyword, results: keyword });
-    if (exact) lists.push({ leg: "exact", weight: this.weights.exact, results: exact });
+    if (exact) {
+      // Not lifted: an id mentioned in a longer question counts only for chunks another leg also found
+      // (the same "Rule 3.2" exists in many rulebooks; the other legs say which one the question is about).
+      const found = new Set([...(semantic ?? []), ...(keyword ?? [])].map((r) => r.id));
+      const results = ctx.opts.liftExact === false ? exact.filter((r) => found.has(r.id)) : exact;
+      lists.push({ leg: "exact", weight: this.weights.exact, results });
+    }
     const fused = this.options.fusion === "convex" ? convexFusion(lists) : weightedRrf(lists, { k: this.options.rrfK ?? 60 });
-    const out = applyExactBoost(fused, { limit: this.options.exactBoostLimit ?? 3 });
+    const out = ctx.opts.liftExact === false ? fused : applyExactBoost(fused, { limit: this.options.exactBoostLimit ?? 3 });
     ctx.timings.fusion = performance.now() - t;
     return { hits: out, route: "fallback" };
   }

@@ -144,6 +144,13 @@ describe("SearchRouter, graceful degradation", () => {
     expect(res.warnings[0]).toMatch(/native_hybrid leg failed/);
   });
 
+  it("with semantic and keyword weighted 0, hybrid returns the exact leg alone (no error)", async () => {
+    const { store, keyword } = await setup();
+    const router = new SearchRouter({ store, keyword, exact: new MapExact({ "Section 9": ["d3"] }), embedder: new TableEmbedder(queries), weights: { semantic: 0, keyword: 0 } });
+    expect(ids(await router.search("alpha Section 9", { topK: 3 }))).toEqual(["d3"]);
+    expect(ids(await router.search("alpha", { topK: 3 }))).toEqual([]);
+  });
+
   it("every leg failing → HierdocError", async () => {
     const { store, keyword } = await setup(new ArrayStore(), new CountingKeywordIndex("fail"));
     const router = new SearchRouter({ store, keyword, embedder: new TableEmbedder(queries, true) });
