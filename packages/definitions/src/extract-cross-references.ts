@@ -27,14 +27,34 @@ function canonical(kind: CitationKind, id: string, sectionStyle: string): string
   return `${sectionStyle}${clean}`;
 }
 
-/** "9.1.1(3) or (4)" → "9.1.1(3)", "9.1.1(4)": a bracketed id alone continues the previous number. */
+type Level = "n" | "r" | "l" | "L";
+
+function levelOf(group: string, romanContext: boolean): Level {
+  if (/^\d/.test(group)) return "n";
+  if (/^[ivxl]+$/.test(group) && (group.length > 1 || romanContext)) return "r";
+  if (/^[IVXL]+$/.test(group) && group.length > 1) return "r";
+  return /^[a-z]/.test(group) ? "l" : "L";
+}
+
+/**
+ * "9.1.1(3) or (4)" → "9.1.1(3)", "9.1.1(4)"; "(a)(6), (f)" → "(a)(6)", "(f)": a single bracketed id continues
+ * the previous id by replacing its last group of the same kind (number, letter, roman, capital letter).
+ */
 function expandRelativeIds(ids: string[]): string[] {
   const out: string[] = [];
-  for (const id of ids) {
+  for (const raw of ids) {
+    const id = raw.replace(/\s+(?=\()/g, "");
     const prev = out[out.length - 1];
     const groups = id.match(/\(/g)?.length ?? 0;
-    if (id.startsWith("(") && prev && groups === 1) out.push(prev.replace(/\([^()]*\)$/, "") + id.replace(/\s+/g, ""));
-    else out.push(id);
+    if (!id.startsWith("(") || !prev || groups !== 1) {
+      out.push(id);
+      continue;
+    }
+    const prevGroups = [...prev.matchAll(/\(([^()]*)\)/g)];
+    const roman = prevGroups.some((g) => /^[ivxl]{2,}$/.test(g[1]));
+    const level = levelOf(id.slice(1, -1), roman);
+    const same = [...prevGroups].reverse().find((g) => levelOf(g[1], roman) === level);
+    out.push(same ? prev.slice(0, same.index) + id : prev + id);
   }
   return out;
 }
@@ -130,8 +150,12 @@ export function extractCrossReferences(doc: ConvertedDocument, sections: Section
       let kind = kindOf(g.kind);
       const split = splitIds(g.ids);
       if (kind === "relative" && /^\d+\.\d/.test(split[0] ?? "")) kind = "section";
+      const bracketOnly = /^(?:points?|subparagraphs?|sub-paragraphs?|items?|subclauses?)$/i.test(g.kind);
       const ids = expandRelativeIds(split).filter(
-        (id) => (kind === "relative" || !id.startsWith("(")) && !(kind === "section" && /^(?:19|20)\d\d$/.test(id)),
+        (id) =>
+          (kind === "relative" || !id.startsWith("(")) &&
+          !(bracketOnly && !id.startsWith("(")) &&
+          !(kind === "section" && /^(?:19|20)\d\d$/.test(id)),
       );
       if (ids.length === 0) continue;
       const window = para.text.slice(Math.max(0, at - 60), at);
@@ -179,7 +203,7 @@ export function extractCrossReferences(doc: ConvertedDocument, sections: Section
           text,
           targetSectionId: canonical(kind === "relative" ? "section" : kind, id, g.bracket || g.rfc || before ? "" : sectionStyle),
           external: true,
-          citedDocument: cited.trim(),
+          citedDocument: cited.trim().replace(/\s+(?:and|or|of|the)$/, ""),
         }));
       } else if (kind === "relative") {
         if (!fromSection) continue;

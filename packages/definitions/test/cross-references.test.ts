@@ -119,7 +119,7 @@ describe("plain-text rulebooks", () => {
       ["9.1.2.(1)", "3.2.5"],
       ["9.1.2.(1)", "3.2.6"],
     ]);
-    const cfr = fixture("## § 478.32 Prohibited.\n\nAs in paragraphs (a)(8)(i) and (d)(8)(i) of this section and paragraphs (a)(2), (a)(5), and (6) of this section.\n", [
+    const cfr = fixture("## § 478.32 Prohibited.\n\nAs in paragraphs (a)(8)(i) and (d)(8)(i) of this section and paragraphs (a)(2), (a)(5), and (6) of this section, subsections (a)(4), (f), or (g), and a point 12 feet above.\n", [
       { id: "§ 478.32", title: "§ 478.32 Prohibited.", level: 2 },
     ]);
     expect(extractCrossReferences(cfr.doc, cfr.sections, cfr.chunks).map((x) => x.targetSectionId)).toEqual([
@@ -128,6 +128,9 @@ describe("plain-text rulebooks", () => {
       "§ 478.32(a)(2)",
       "§ 478.32(a)(5)",
       "§ 478.32(a)(6)",
+      "§ 478.32(a)(4)",
+      "§ 478.32(f)",
+      "§ 478.32(g)",
     ]);
   });
 
