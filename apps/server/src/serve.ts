@@ -1,0 +1,78 @@
+import { startMcpStdio } from "./mcp.js";
+import { openIndexTool, type IndexLocation } from "./runtime.js";
+import { startServer } from "./start-server.js";
+import type { LogEntry, ServerLogger, StartServerOptions } from "./types.js";
+
+/** Options of {@link serve}: where the index is, plus every {@link StartServerOptions} except `tool` / `open`. */
+export interface ServeOptions extends IndexLocation, Omit<StartServerOptions, "tool" | "open"> {
+  /** Serve MCP over this process's stdin/stdout instead of HTTP (`hierdoc serve --mcp`). */
+  stdio?: boolean;
+  /** Stop gracefully on SIGINT / SIGTERM (and, in stdio mode, when stdin ends). Default true. */
+  handleSignals?: boolean;
+  /** Environment for `HIERDOC_SERVER_TOKEN` (token when `token` is not given) and provider keys. Default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** A server started by {@link serve}. */
+export interface ServeHandle {
+  /** Base URL in HTTP mode; undefined in stdio mode. */
+  url?: string;
+  /** Stops the server and closes the tool. Idempotent. */
+  close(): Promise<void>;
+  /** Settles when the server has stopped (after `close()` or a signal). */
+  closed: Promise<void>;
+}
+
+/** JSON lines on stderr (stdout stays free for the MCP stdio protocol). */
+export const stderrLogger: ServerLogger = (entry: LogEntry) => {
+  process.stderr.write(JSON.stringify(entry) + "\n");
+};
+
+/**
+ * The `hierdoc serve` entry point: opens the index like the CLI does and serves it over HTTP (JSON API +
+ * MCP at `/mcp`) or, with `stdio`, as an MCP server on stdin/stdout. Logs JSON lines to stderr by default.
+ * The ingest token comes from `token`, else `HIERDOC_SERVER_TOKEN`.
+ * @throws HierdocError E_INDEX_MISSING (no index and ingest not enabled), E_CONFIG, store and listen errors.
+ */
+export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
+  const env = options.env ?? process.env;
+  const logger = options.logger ?? stderrLogger;
+  const token = options.token ?? (env.HIERDOC_SERVER_TOKEN || undefined);
+  const canIngest = !options.stdio && !!token && (options.ingestRoots?.length ?? 0) > 0;
+  const tool = await openIndexTool(options, {
+    mustExist: !canIngest,
+    env,
+    onWarning: (m) => logger({ level: "warn", msg: "tool warning", warning: m }),
+  });
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((r) => (resolveClosed = r));
+  let stop: () => Promise<void>;
+  let url: string | undefined;
+  if (options.stdio) {
+    const mcp = await startMcpStdio(tool, { limits: options.limits });
+    stop = async () => {
+      await mcp.close().catch(() => {});
+      await tool.close();
+    };
+    if (options.handleSignals ?? true) process.stdin.once("end", () => void close());
+  } else {
+    const server = await startServer({ ...options, tool, token, logger });
+    url = server.url;
+    stop = () => server.close();
+  }
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= stop().finally(() => {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+      resolveClosed();
+    });
+    return closing;
+  };
+  const onSignal = (): void => void close();
+  if (options.handleSignals ?? true) {
+    process.once("SIGINT", onSignal);
+    process.once("SIGTERM", onSignal);
+  }
+  return { url, close, closed };
+}
