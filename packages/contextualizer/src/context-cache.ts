@@ -76,7 +76,7 @@ export class FileContextCache implements ContextCache {
         text = await readFile(this.file, "utf8");
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== "ENOENT") {
-          throw new HierdocError("E_INDEX_CORRUPT", `cannot read context cache ${this.file}`, { cause: err, details: { file: this.file } });
+          throw new HierdocError("E_INTERNAL", `cannot read context cache ${this.file}`, { cause: err, details: { file: this.file } });
         }
       }
       for (const line of text.split("\n")) {
@@ -94,7 +94,7 @@ export class FileContextCache implements ContextCache {
     return this.loading;
   }
 
-  /** @throws HierdocError E_INDEX_CORRUPT when the file exists but cannot be read */
+  /** @throws HierdocError E_INTERNAL when the file exists but cannot be read */
   async get(key: string): Promise<string | undefined> {
     return (await this.load()).get(key);
   }
