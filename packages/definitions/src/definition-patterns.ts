@@ -42,7 +42,7 @@ const HEAD_SENTENCE = /^(\*\*)?([A-Z0-9“"‘][^\n]{0,140}?)(\*\*)?\s*(?:(?<![A
 const HEAD_LABEL = /^(\*\*)?([A-Za-z0-9“"‘][^\n:]{0,60}?)(\*\*)?\s*(?::|\s[-–—]\s)\s*(?=\S)/u;
 const GLOSSARY_ROW = /^([^\t]{1,150}?)\s*\t+\s*(\S[^]*)$/u;
 const ID_LIKE =
-  /^(?:\(?[a-z]{1,4}\)|\(?[ivxlc]{1,6}\)|\(\w{1,6}\)|\d+(?:\.\w+)*\.?(?:\(\w+\)\.?)*|[A-Z]{1,5}\d+(?:\.\w+)*\.?|[a-z]\.|(?:part|rule|app|chapter|schedule|article|section|annex|appendix|guidance|table|note|figure)\b.*)$/i;
+  /^(?:\(?[a-z]{1,4}\)|\(?[ivxlc]{1,6}\)|\(\w{1,6}\)|\d+(?:\.\w+)*\.?(?:\(\w+\)\.?)*|[A-Z]{1,5}\d+(?:\.\w+)+\.?|APP\d+|[a-z]\.|(?:part|rule|app|chapter|schedule|article|section|annex|appendix|guidance|table|note|figure)\s*[\dIVX(].*)$/i;
 
 function enumerator(text: string): { label?: string; offset: number } {
   const m = ENUMERATOR.exec(text);

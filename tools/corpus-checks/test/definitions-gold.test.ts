@@ -53,7 +53,7 @@ d(`definitions against gold annotations (${parserName})${skipReason}`, () => {
     const goldRows = lines
       .slice(start + 1, end)
       .map((l) => l.split("\t"))
-      .filter((c) => c.length >= 2 && c[1].trim() && !/^\(?(?:[a-z]{1,3}|[ivx]+|\d{1,2})[).]?$/.test(c[0].trim()));
+      .filter((c) => c.length >= 2 && c[0].trim() && c[1].trim() && !/^\(?(?:[a-zA-Z]{1,3}|[ivxIVX]+|\d{1,2})[).]?$/.test(c[0].trim()));
     const { sections, chunks } = parse(doc);
     const defs = extractDefinitions(doc, sections, chunks);
     const terms = new Set(defs.map((x) => normalizeTerm(x.term)));
