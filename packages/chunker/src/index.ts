@@ -1,5 +1,5 @@
 export { parseDocument } from "./parse-document.js";
-export type { ParsedDocument, StructureKind } from "./parse-document.js";
+export type { ParsedDocument } from "./parse-document.js";
 export type { ChunkOptions } from "./chunk.js";
 export { countTokens } from "./tokens.js";
 export { sectionIdFromHeading } from "./section-id.js";

@@ -122,13 +122,19 @@ export function buildSections(text: string, structure: Structure, citationStyle:
     const index = nodes.length;
     const parentNode = node.parent >= 0 ? nodes[node.parent] : undefined;
     const full: SectionNode = {
-      ...node,
-      index,
-      children: [],
-      end: textEnd,
+      sectionId: node.sectionId,
+      aliases: node.aliases,
+      title: node.title,
       level: parentNode ? parentNode.level + 1 : 1,
-      parentChain: parentNode ? [...parentNode.parentChain, parentNode.title] : [],
-      parentIds: parentNode ? [...parentNode.parentIds, parentNode.sectionId] : [],
+      parentChain: parentNode ? parentNode.parentChain.concat(parentNode.title) : [],
+      parentIds: parentNode ? parentNode.parentIds.concat(parentNode.sectionId) : [],
+      start: node.start,
+      end: textEnd,
+      index,
+      parent: node.parent,
+      children: [],
+      paragraph: node.paragraph,
+      headEnd: node.headEnd,
     };
     nodes.push(full);
     if (parentNode) parentNode.children.push(index);
