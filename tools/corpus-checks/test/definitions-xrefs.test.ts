@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "@jest/globals";
-import { SectionResolver, extractCrossReferences } from "@hierdoc/definitions";
+import { SectionResolver, TermIndex, extractCrossReferences, extractDefinitions } from "@hierdoc/definitions";
 import { haveCorpora, loadDoc, parse, parserName, prf, readJsonl, resolverEntries, skipReason } from "./definitions-gold-helpers.js";
 
 const d = haveCorpora ? describe : describe.skip;
@@ -66,6 +66,26 @@ d(`cross-references against gold annotations (${parserName})${skipReason}`, () =
     const m = prf(tpAll, tpAll, goldAll);
     report.uscode = { gold: goldAll, tp: tpAll, recall: m.recall, perTitle: out };
     expect(m.recall).toBeGreaterThanOrEqual(90);
+  });
+
+  it("GDPR: the Article 17 chunks use 'personal data' (Article 4(1)) and cite Article 6(1), resolved", () => {
+    const doc = loadDoc("gdpr/gdpr_2016_679.md", "markdown");
+    const { sections, chunks } = parse(doc);
+    const terms = new TermIndex(extractDefinitions(doc, sections, chunks));
+    expect(terms.define("Personal Data").map((e) => e.sourceSection)).toEqual(["Article 4(1)"]);
+    const resolver = new SectionResolver(resolverEntries(doc.sourcePath, sections, chunks));
+    const art17 = chunks.filter((c) => c.sectionId.startsWith("Article 17"));
+    expect(art17.length).toBeGreaterThan(0);
+    const used = new Set(art17.flatMap((c) => terms.termsUsedIn(c.content, doc.sourcePath).map((e) => e.term)));
+    expect(used.has("personal data")).toBe(true);
+    const ids = new Set(art17.map((c) => c.id));
+    const refs = extractCrossReferences(doc, sections, chunks)
+      .filter((r) => ids.has(r.chunkId))
+      .map((r) => resolver.resolve(r, doc.sourcePath));
+    const art6 = refs.find((r) => r.text.includes("Article 6(1)"));
+    expect(art6).toMatchObject({ external: false });
+    expect(art6?.targetSectionId).toMatch(/^Article 6(?:\(1\)|$)/);
+    expect(art6?.targetChunkId).toBeTruthy();
   });
 
   afterAll(() => {
