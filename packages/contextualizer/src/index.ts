@@ -4,7 +4,7 @@ export { OpenAIContextGenerator, DEFAULT_OPENAI_CONTEXT_MODEL, type OpenAIContex
 export { LlmContextGenerator, type LlmContextOptions, type LlmCallInput, type LlmCompletion } from "./llm-context-generator.js";
 export { createContextGenerator, isLlmContextGenerator, type ContextConfig, type CreateContextGeneratorOptions } from "./create-context-generator.js";
 export { FileContextCache, MemoryContextCache, contextCacheKey, hashText, type ContextCache, type ContextCacheKeyParts } from "./context-cache.js";
-export { UsageMeter, MODEL_PRICES, priceFor, estimateCost, type TokenUsage, type ModelPrice, type ModelUsage, type ContextUsage } from "./usage-accounting.js";
+export { UsageMeter, mergeContextUsage, MODEL_PRICES, priceFor, estimateCost, type TokenUsage, type ModelPrice, type ModelUsage, type ContextUsage } from "./usage-accounting.js";
 export { DEFAULT_RETRY_POLICY, backoffDelay, retryAfterMs, isRetryableStatus, withRetries, sleep, type RetryPolicy, type FailureInfo } from "./retry-policy.js";
 export { classifySdkError, type SdkErrorClasses, type ClassifiedFailure } from "./sdk-errors.js";
 export { CONTEXT_PROMPT_TEMPLATE, CONTEXT_SYSTEM_PROMPT, PROMPT_TEMPLATE_VERSION, buildContextPrompt, renderContextPrompt, type ContextPrompt } from "./prompt.js";

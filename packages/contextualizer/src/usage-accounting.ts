@@ -120,6 +120,14 @@ export class UsageMeter {
     this.entry(model).retries++;
   }
 
+  /** Adds another model total (from a stored report) to this meter. */
+  absorb(m: Omit<ModelUsage, "costUsd">): void {
+    const e = this.entry(m.model);
+    for (const k of ["requests", "cachedContexts", "failures", "retries", "inputTokens", "cacheCreationInputTokens", "cacheReadInputTokens", "outputTokens"] as const) {
+      e[k] += m[k] ?? 0;
+    }
+  }
+
   /** A copy of the totals with cost estimates. */
   snapshot(): ContextUsage {
     const models = [...this.byModel.values()].map((e) => {
@@ -129,4 +137,16 @@ export class UsageMeter {
     const priced = models.filter((m) => m.costUsd !== null);
     return { models, totalCostUsd: priced.length ? priced.reduce((s, m) => s + (m.costUsd ?? 0), 0) : null };
   }
+}
+
+/**
+ * Adds two usage reports model by model (e.g. the totals stored in the index plus this ingest's), so
+ * `hierdoc stats` can show lifetime totals. Costs are recomputed from the summed tokens.
+ */
+export function mergeContextUsage(a: ContextUsage | undefined, b: ContextUsage, prices: Readonly<Record<string, ModelPrice>> = MODEL_PRICES): ContextUsage {
+  const meter = new UsageMeter(prices);
+  for (const m of [...(a?.models ?? []), ...b.models]) {
+    meter.absorb(m);
+  }
+  return meter.snapshot();
 }

@@ -15,6 +15,7 @@ import {
   retryAfterMs,
   sanitizeContext,
   UsageMeter,
+  mergeContextUsage,
 } from "@hierdoc/contextualizer";
 
 const headers = (h: Record<string, string>) => new Headers(h);
@@ -93,6 +94,10 @@ describe("usage and prices", () => {
     expect(snap.models[0]!.costUsd).toBeCloseTo(0.25 + 0.3 + 0.03 + 1.25, 10);
     expect(snap.models[1]!.costUsd).toBeNull();
     expect(snap.totalCostUsd).toBeCloseTo(1.83, 10);
+    const merged = mergeContextUsage(snap, snap);
+    expect(merged.models.find((m) => m.model === "llama3")).toMatchObject({ requests: 2, inputTokens: 10, costUsd: null });
+    expect(merged.totalCostUsd).toBeCloseTo(3.66, 10);
+    expect(mergeContextUsage(undefined, snap)).toEqual(snap);
   });
 });
 
