@@ -35,7 +35,7 @@ const LEADING_QUOTED = new RegExp(
 );
 const PLAIN_MEANS = /^(?:The\s+term\s+)?([A-Z0-9][\w’'()/-]*(?:\s+[\w’'()/-]+){0,7}?)\s+(?:means(?! (?:of|for|by)\b)|shall mean|is defined as)\b/u;
 const STOP_FIRST =
-  /^(?:this|that|it|its|these|those|such|which|what|he|she|they|there|here|each|any|all|no|nothing|so|thus|therefore|who|where|when|otherwise|a|an|the|if|in|for|by|this)$/i;
+  /^(?:this|that|it|its|these|those|such|which|what|he|she|they|there|here|each|any|all|no|nothing|so|thus|therefore|who|where|when|otherwise|a|an|the|if|in|for|by|although|however|whereas|while|since|because|unless|as|although)$/i;
 const VERBS = /\b(?:shall|is|are|must|may|means|mean|will|has|have|was|were|should|would|can|could|includes?|does|do)\b/i;
 const ABBREVIATION_TERM = /^((?:[A-Z]\.){3,}(?=\s)|[A-Z]{2,8}(?=\.\s))\.?\s+(?=[A-Z(])/u;
 const HEAD_SENTENCE = /^(\*\*)?([A-Z0-9“"‘][^\n]{0,140}?)(\*\*)?\s*(?:(?<![A-Z]\.[A-Z]|\b[A-Z]|\b(?:No|Co|Inc|Ltd|e\.g|i\.e|etc|U\.S|v|vs))\.|—|:|\s[-–]\s)\s*(?=\S)/u;
