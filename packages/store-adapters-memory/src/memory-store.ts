@@ -86,7 +86,7 @@ export class MemoryStore implements VectorStoreAdapter {
         // A writer in another process may have replaced the snapshot between reading the manifest and
         // its files: read the new manifest and try again.
         const latest = attempt < 5 ? await this.wrapIo("open", () => readManifest(dir)) : undefined;
-        if (latest === undefined || latest.generation === manifest.generation) throw err;
+        if (latest === undefined || latest.files.records.name === manifest.files.records.name) throw err;
         manifest = latest;
       }
     }
