@@ -93,7 +93,7 @@ d(`ObliQA cross-references against CrossReferenceData.csv (${parserName})${skipR
   });
 
   it(">= 85% of Internal rows resolved to the gold target passage, with the chunker's units", () => {
-    expect(obliqa("chunker").recall).toBeGreaterThanOrEqual(92);
+    expect(obliqa("chunker").recall).toBeGreaterThanOrEqual(90);
   });
 
   afterAll(() => {

@@ -38,7 +38,7 @@ d(`cross-references against gold annotations (${parserName})${skipReason}`, () =
   }
 
   it("RFC 9110: >= 95% of internal references detected and resolved to the right section (chunker's sections)", () => {
-    expect(rfc9110("chunker").recall).toBeGreaterThanOrEqual(96);
+    expect(rfc9110("chunker").recall).toBeGreaterThanOrEqual(95);
   });
 
   it("RFC 9110: internal references on the document's own headings (regression guard for the extractor alone)", () => {
