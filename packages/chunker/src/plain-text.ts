@@ -8,6 +8,8 @@ const TAB_ID = /^([A-Za-z0-9§][^\t]{0,110}?)[ \u00a0]*\t/;
 const SPACE_ID = /^((?:(?:Part|PART|Schedule|SCHEDULE|APP) ?\d+[A-Z]?\.|(?=\d))(?:\w+\.)*(?:\(\w{1,4}\)\.?)*\w*\.?)[ \u00a0]+(?=[^a-z\s])/;
 const ALONE_ID = /^((?:[A-Z]{1,8} ?\d+\.)?[A-Z]?\d+[A-Z]?(?:\.\d+[A-Z]?)*\.(?:\(\w{1,4}\)\.)?Guidance[^\t]{0,60}?)\s*$/;
 const DIVISION_LINE = /^(PART|Part|SCHEDULE|Schedule|CHAPTER|Chapter|APPENDIX|Appendix) (\d+[A-Z]?)\.([A-Z][A-Za-z_ ,&'\-]+)\s*$/;
+/** "Term<TAB>definition" rows of a glossary: a short capitalised term without digits. */
+const GLOSSARY_ROW = /^([A-Z“"‘][^\t\n]{0,79}?)[ \u00a0]*\t+(?=\S)/;
 const QUALIFIER = /^(APP ?\d+|PART \d+|Part \d+|Schedule(?: \d+)?|SCHEDULE(?: \d+)?|Appendix \w+|APPENDIX \w+|SECTION [IVXLC]+|ANNEX)$/;
 const HEADING_WORD =
   /^(TITLE|Title|PART|Part|BOOK|Book|CHAPTER|Chapter|SUBCHAPTER|Subchapter|SCHEDULE|Schedule|ARTICLE|Article|SECTION|Section|APPENDIX|Appendix|ANNEX|Annex)\s+(\d+[A-Z]?|[IVXLC]+|[A-Z])\b(?!\.\d)(?![^\n]{150})/;
@@ -96,7 +98,15 @@ export function plainTextStructure(text: string, lines: Lines, unitMode: boolean
           title = unitTitle(text.slice(s, Math.min(ends[i], s + 400)));
         }
       }
-      if (id === undefined) continue;
+      if (id === undefined) {
+        const gm = GLOSSARY_ROW.exec(head);
+        if (gm && !/\d/.test(gm[1]) && !/[.,;:]$/.test(gm[1].trim()) && gm[1].split(/\s+/).length <= 8) {
+          const parent = stack.length > 0 ? stack[stack.length - 1] : -1;
+          headings.push({ start: s, headEnd: ends[i], title: unitTitle(text.slice(s, Math.min(ends[i], s + 400))), rank: 0, parent, id: gm[1].trim(), aliases: [] });
+          keys.push("\u0000");
+        }
+        continue;
+      }
       const key = keyOf(id);
       const qualifier = QUALIFIER.test(key);
       while (stack.length > 0) {

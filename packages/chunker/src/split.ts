@@ -54,6 +54,12 @@ function insideAtomic(atomic: Array<[number, number]>, pos: number): [number, nu
 function findBreak(text: string, pos: number, hardEnd: number, final: boolean, atomic: Array<[number, number]>): number {
   if (final) return hardEnd;
   const minCut = pos + Math.max(1, Math.floor((hardEnd - pos) / 3));
+  const table = insideAtomic(atomic, hardEnd);
+  if (table && table[0] <= minCut) {
+    // A block too large to keep whole (a long table): cut between its rows.
+    const nl = text.lastIndexOf("\n", hardEnd - 1);
+    if (nl >= minCut) return nl + 1;
+  }
   const winStart = Math.max(pos, hardEnd - WINDOW);
   let best = -1;
   for (const seg of segmenter.segment(text.slice(winStart, hardEnd))) {
