@@ -36,38 +36,59 @@ export class AnthropicContextGenerator extends LlmContextGenerator {
   }
 
   protected async complete(input: LlmCallInput, options: { signal?: AbortSignal; timeoutMs: number }): Promise<LlmCompletion> {
-    // SDK 1.16 no longer types `temperature`; the Messages API still reads it, so it is sent as an extra field.
-    const body: Anthropic.MessageCreateParamsNonStreaming & { temperature?: number } = {
-        model: this.model,
-        max_tokens: this.maxTokens,
-        ...(this.temperature === null ? {} : { temperature: this.temperature }),
-        system: input.system,
-        messages: [
-          {
-            role: "user",
-            content: [
-              { type: "text", text: input.prompt.documentBlock, cache_control: { type: "ephemeral" } },
-              { type: "text", text: input.prompt.chunkBlock },
-            ],
-          },
-        ],
-      };
+    const body = anthropicMessageParams(this.model, this.maxTokens, this.temperature, input);
     const message = await this.client.messages.create(body, { signal: options.signal, timeout: options.timeoutMs, maxRetries: 0 });
-    if (!Array.isArray(message.content) || !message.usage) throw new SyntaxError("response has no content or usage");
-    const text = message.content.map((block) => (block.type === "text" ? block.text : "")).join("");
-    const u = message.usage;
-    return {
-      text,
-      usage: {
-        inputTokens: u.input_tokens ?? 0,
-        cacheCreationInputTokens: u.cache_creation_input_tokens ?? 0,
-        cacheReadInputTokens: u.cache_read_input_tokens ?? 0,
-        outputTokens: u.output_tokens ?? 0,
-      },
-    };
+    return anthropicCompletion(message);
   }
 
   protected classify(err: unknown): ClassifiedFailure {
     return classifySdkError(err, { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError }, this.provider, "messages.create");
   }
+}
+
+/**
+ * The Messages API body for one chunk: system text, the document block marked `cache_control: ephemeral`,
+ * then the chunk block. SDK 1.16 no longer types `temperature`; the API still reads it, so it is added as an
+ * extra field (left out when `temperature` is null).
+ */
+export function anthropicMessageParams(
+  model: string,
+  maxTokens: number,
+  temperature: number | null,
+  input: LlmCallInput,
+): Anthropic.MessageCreateParamsNonStreaming & { temperature?: number } {
+  return {
+    model,
+    max_tokens: maxTokens,
+    ...(temperature === null ? {} : { temperature }),
+    system: input.system,
+    messages: [
+      {
+        role: "user",
+        content: [
+          { type: "text", text: input.prompt.documentBlock, cache_control: { type: "ephemeral" } },
+          { type: "text", text: input.prompt.chunkBlock },
+        ],
+      },
+    ],
+  };
+}
+
+/**
+ * Text and normalised usage of a Messages API answer.
+ * @throws SyntaxError when the answer has no content or usage (a malformed body; retryable)
+ */
+export function anthropicCompletion(message: Anthropic.Message): LlmCompletion {
+  if (!Array.isArray(message?.content) || !message.usage) throw new SyntaxError("response has no content or usage");
+  const text = message.content.map((block) => (block.type === "text" ? block.text : "")).join("");
+  const u = message.usage;
+  return {
+    text,
+    usage: {
+      inputTokens: u.input_tokens ?? 0,
+      cacheCreationInputTokens: u.cache_creation_input_tokens ?? 0,
+      cacheReadInputTokens: u.cache_read_input_tokens ?? 0,
+      outputTokens: u.output_tokens ?? 0,
+    },
+  };
 }

@@ -1,5 +1,13 @@
 export { StructuralContextGenerator, type StructuralContextOptions } from "./structural-context.js";
-export { AnthropicContextGenerator, DEFAULT_ANTHROPIC_CONTEXT_MODEL, type AnthropicContextOptions } from "./anthropic-context-generator.js";
+export {
+  AnthropicContextGenerator,
+  DEFAULT_ANTHROPIC_CONTEXT_MODEL,
+  anthropicMessageParams,
+  anthropicCompletion,
+  type AnthropicContextOptions,
+} from "./anthropic-context-generator.js";
+export { AnthropicBatchContextGenerator, BATCH_MODEL_PRICES, type AnthropicBatchContextOptions } from "./anthropic-batch-context-generator.js";
+export { planContextJobs, type ContextJob, type ContextPlan, type PlanSettings } from "./context-jobs.js";
 export { OpenAIContextGenerator, DEFAULT_OPENAI_CONTEXT_MODEL, type OpenAIContextOptions, type AzureContextSettings } from "./openai-context-generator.js";
 export { LlmContextGenerator, type LlmContextOptions, type LlmCallInput, type LlmCompletion } from "./llm-context-generator.js";
 export { createContextGenerator, isLlmContextGenerator, type ContextConfig, type CreateContextGeneratorOptions } from "./create-context-generator.js";

@@ -1,9 +1,8 @@
 import type { ContextGenerator, ContextRequest, ContextResult, ConvertedDocument } from "@hierdoc/core";
 import { HierdocError } from "@hierdoc/core";
 import { mapWithConcurrency } from "./concurrency.js";
-import { contextCacheKey, hashText, MemoryContextCache, type ContextCache } from "./context-cache.js";
-import { CHARS_PER_TOKEN, documentWindow, estimateTokens } from "./document-window.js";
-import { buildContextPrompt, CONTEXT_SYSTEM_PROMPT, PROMPT_TEMPLATE_VERSION, type ContextPrompt } from "./prompt.js";
+import { MemoryContextCache, type ContextCache } from "./context-cache.js";
+import { planContextJobs, type ContextJob, type LlmCallInput } from "./context-jobs.js";
 import { DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } from "./retry-policy.js";
 import { sanitizeContext } from "./sanitize-context.js";
 import type { ClassifiedFailure } from "./sdk-errors.js";
@@ -35,24 +34,12 @@ export interface LlmContextOptions {
   onRetry?: (info: { chunkId: string; attempt: number; delayMs: number; error: HierdocError }) => void;
 }
 
+export type { LlmCallInput };
+
 /** One provider call's answer. */
 export interface LlmCompletion {
   text: string;
   usage: TokenUsage;
-}
-
-/** System text and the prompt parts, as handed to a provider. */
-export interface LlmCallInput {
-  system: string;
-  prompt: ContextPrompt;
-}
-
-interface Job {
-  key: string;
-  chunkId: string;
-  group: string;
-  input: LlmCallInput;
-  indexes: number[];
 }
 
 /**
@@ -112,33 +99,18 @@ export abstract class LlmContextGenerator implements ContextGenerator {
   async generate(requests: ContextRequest[], options: { signal?: AbortSignal } = {}): Promise<ContextResult[]> {
     const signal = options.signal;
     if (signal?.aborted) throw new HierdocError("E_CANCELLED", "context generation was cancelled");
-    const results: ContextResult[] = requests.map((r) => ({ chunkId: r.chunk.id, context: "" }));
-    const jobs = new Map<string, Job>();
-    const chunkReserve = new Map<ConvertedDocument, number>();
-    for (const r of requests) chunkReserve.set(r.document, Math.max(chunkReserve.get(r.document) ?? 0, estimateTokens(r.chunk.content)));
-    for (const [i, r] of requests.entries()) {
-      const documentHash = this.documentHash(r.document);
-      const key = contextCacheKey({ model: `${this.provider}:${this.model}`, templateVersion: PROMPT_TEMPLATE_VERSION, documentHash, chunkText: r.chunk.content });
-      const cached = await this.cache.get(key);
-      if (cached !== undefined) {
-        results[i] = { chunkId: r.chunk.id, context: cached };
-        this.meter.addCacheHit(this.model);
-        continue;
-      }
-      const existing = jobs.get(key);
-      if (existing) {
-        existing.indexes.push(i);
-        continue;
-      }
-      const budgetTokens = this.windowTokens - this.maxTokens - estimateTokens(CONTEXT_SYSTEM_PROMPT) - 200 - (chunkReserve.get(r.document) ?? 0);
-      const window = documentWindow(r.document.text, r.chunk.start, r.chunk.end, Math.max(1000, Math.floor(budgetTokens * CHARS_PER_TOKEN)));
-      const input = { system: CONTEXT_SYSTEM_PROMPT, prompt: buildContextPrompt(window.text, r.chunk.content) };
-      jobs.set(key, { key, chunkId: r.chunk.id, group: `${documentHash}#${window.index}`, input, indexes: [i] });
-    }
-    const leaders = new Map<string, Job>();
-    for (const job of jobs.values()) if (!leaders.has(job.group)) leaders.set(job.group, job);
-    const followers = [...jobs.values()].filter((j) => leaders.get(j.group) !== j);
-    const run = async (job: Job): Promise<void> => {
+    const { results, jobs, cacheHits } = await planContextJobs(requests, {
+      modelKey: `${this.provider}:${this.model}`,
+      cache: this.cache,
+      contextWindowTokens: this.windowTokens,
+      maxTokens: this.maxTokens,
+      hashes: this.docHashes,
+    });
+    for (let i = 0; i < cacheHits; i++) this.meter.addCacheHit(this.model);
+    const leaders = new Map<string, ContextJob>();
+    for (const job of jobs) if (!leaders.has(job.group)) leaders.set(job.group, job);
+    const followers = jobs.filter((j) => leaders.get(j.group) !== j);
+    const run = async (job: ContextJob): Promise<void> => {
       const result = await this.runJob(job, signal);
       for (const i of job.indexes) results[i] = { ...result, chunkId: requests[i]!.chunk.id };
     };
@@ -148,16 +120,7 @@ export abstract class LlmContextGenerator implements ContextGenerator {
     return results;
   }
 
-  private documentHash(document: ConvertedDocument): string {
-    let hash = this.docHashes.get(document);
-    if (!hash) {
-      hash = hashText(document.text);
-      this.docHashes.set(document, hash);
-    }
-    return hash;
-  }
-
-  private async runJob(job: Job, signal: AbortSignal | undefined): Promise<ContextResult> {
+  private async runJob(job: ContextJob, signal: AbortSignal | undefined): Promise<ContextResult> {
     try {
       const completion = await withRetries(
         () => this.complete(job.input, { signal, timeoutMs: this.timeoutMs }),
