@@ -1,5 +1,6 @@
 import type { ContextGenerator, ContextRequest, ToolConfig } from "@hierdoc/core";
 import { HierdocError } from "@hierdoc/core";
+import { AnthropicBatchContextGenerator } from "./anthropic-batch-context-generator.js";
 import { AnthropicContextGenerator } from "./anthropic-context-generator.js";
 import { FileContextCache, type ContextCache } from "./context-cache.js";
 import type { LlmContextGenerator, LlmContextOptions } from "./llm-context-generator.js";
@@ -21,6 +22,11 @@ export interface CreateContextGeneratorOptions {
   termsFor?: (request: ContextRequest) => string[];
   /** YAML path of the tool entry, for error messages, e.g. `tools[0]`. Default: none. */
   configPath?: string;
+  /**
+   * Anthropic only: use the Message Batches API (half price). Needs `cacheDir` (the pending-batch state lives
+   * there). `maxWaitMs: 0` submits and returns; the next ingest collects the results.
+   */
+  batch?: boolean | { maxWaitMs?: number; pollIntervalMs?: number };
   /** Further LLM settings (timeout, retry policy, context window, price table, onRetry). */
   llm?: Partial<Omit<LlmContextOptions, "model" | "maxTokens" | "concurrency" | "temperature" | "cache">>;
 }
@@ -55,6 +61,23 @@ export function createContextGenerator(config: ContextConfig, options: CreateCon
   }
   switch (model.provider) {
     case "anthropic":
+      if (options.batch) {
+        if (!options.cacheDir) throw new HierdocError("E_CONFIG", "batch mode needs a cache folder (cacheDir) for its pending-batch state");
+        const wait = typeof options.batch === "object" ? options.batch : {};
+        return new AnthropicBatchContextGenerator({
+          ...wait,
+          stateDir: options.cacheDir,
+          cache: common.cache,
+          model: model.name,
+          apiKey,
+          baseURL: model.base_url,
+          maxTokens: config.context_max_tokens,
+          temperature: model.temperature,
+          retry: options.llm?.retry,
+          contextWindowTokens: options.llm?.contextWindowTokens,
+          prices: options.llm?.prices,
+        });
+      }
       return new AnthropicContextGenerator({ ...common, model: model.name, apiKey, baseURL: model.base_url });
     case "openai":
       return new OpenAIContextGenerator({ ...common, provider: "openai", model: model.name, apiKey, baseURL: model.base_url });
@@ -78,6 +101,6 @@ export function createContextGenerator(config: ContextConfig, options: CreateCon
 }
 
 /** True when `generator` is an LLM generator (it has `usage()` for the ingest summary and `stats`). */
-export function isLlmContextGenerator(generator: ContextGenerator | undefined): generator is LlmContextGenerator {
+export function isLlmContextGenerator(generator: ContextGenerator | undefined): generator is LlmContextGenerator | AnthropicBatchContextGenerator {
   return typeof (generator as { usage?: unknown } | undefined)?.usage === "function";
 }

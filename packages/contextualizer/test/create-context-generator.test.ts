@@ -1,4 +1,5 @@
 import {
+  AnthropicBatchContextGenerator,
   AnthropicContextGenerator,
   createContextGenerator,
   isLlmContextGenerator,
@@ -25,6 +26,15 @@ describe("createContextGenerator", () => {
     );
     expect(gen).toBeInstanceOf(AnthropicContextGenerator);
     expect(gen!.id).toMatch(/^anthropic:claude-3-haiku-20240307:/);
+    expect(isLlmContextGenerator(gen)).toBe(true);
+  });
+
+  it("batch mode gives the Anthropic batch generator and needs a cache folder", () => {
+    const cfg = { ...base, context_model: { provider: "anthropic" as const, temperature: 0 } };
+    const opts = { env: env({ ANTHROPIC_API_KEY: "sk-a" }), batch: true };
+    expect(() => createContextGenerator(cfg, opts)).toThrow(/cacheDir/);
+    const gen = createContextGenerator(cfg, { ...opts, cacheDir: "/tmp/x-contexts" });
+    expect(gen).toBeInstanceOf(AnthropicBatchContextGenerator);
     expect(isLlmContextGenerator(gen)).toBe(true);
   });
 
