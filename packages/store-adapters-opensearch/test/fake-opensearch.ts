@@ -1,0 +1,282 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- a wire stand-in: request bodies are arbitrary JSON, checked by the tests */
+// A small in-memory stand-in for the OpenSearch REST API calls the store makes (docs.opensearch.org):
+// GET /{index}/_mapping, PUT /{index}, PUT /_search/pipeline/{id}, POST /_bulk (NDJSON), POST /{index}/_mget,
+// POST /{index}/_delete_by_query, /{index}/_count and /{index}/_search with match_all, match (BM25), bool +
+// terms filter, knn (cosinesimil score (1 + cos) / 2, filter inside the clause), search_after on a keyword
+// sort, and `hybrid` run through a normalization-processor pipeline (min_max + weighted arithmetic_mean).
+// Every request is recorded. Not OpenSearch: it follows the documented shapes, nothing more.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  contentType: string;
+  /** Parsed JSON body, or for NDJSON an array of the parsed lines. */
+  body: any;
+}
+
+interface Doc {
+  vector: number[];
+  text: string;
+  source_path: string;
+  chunk_id: string;
+  record: any;
+}
+interface Index {
+  body: any;
+  docs: Map<string, Doc>;
+}
+type Scored = { id: string; score: number };
+
+const STOP = new Set(["a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is", "it", "no", "not", "of", "on", "or", "such", "that", "the", "their", "then", "there", "these", "they", "this", "to", "was", "will", "with"]);
+
+export class FakeOpenSearch {
+  readonly requests: RecordedRequest[] = [];
+  readonly indices = new Map<string, Index>();
+  readonly pipelines = new Map<string, any>();
+  failNext: Array<{ status: number; body?: unknown }> = [];
+  /** Rewrites a `_bulk` answer (e.g. to inject per-item errors). */
+  bulkOverride?: (items: any[]) => { errors: boolean; items: any[] } | undefined;
+  hang = false;
+  url = "";
+  private server: Server | undefined;
+
+  async start(): Promise<string> {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this.url;
+  }
+
+  async stop(): Promise<void> {
+    const s = this.server;
+    this.server = undefined;
+    if (s === undefined) return;
+    s.closeAllConnections();
+    await new Promise((resolve) => s.close(resolve));
+  }
+
+  find(suffix: string, method?: string): RecordedRequest[] {
+    return this.requests.filter((r) => r.path.endsWith(suffix) && (method === undefined || r.method === method));
+  }
+
+  reset(): void {
+    this.requests.length = 0;
+    this.failNext = [];
+    this.bulkOverride = undefined;
+    this.hang = false;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const u = new URL(req.url ?? "/", "http://x");
+    const text = Buffer.concat(chunks).toString("utf8");
+    const contentType = String(req.headers["content-type"] ?? "");
+    const body = text === "" ? undefined : u.pathname.endsWith("/_bulk") ? text.split("\n").filter(Boolean).map((l) => JSON.parse(l)) : JSON.parse(text);
+    this.requests.push({ method: req.method ?? "", path: u.pathname, query: Object.fromEntries(u.searchParams), contentType, body });
+    if (this.hang) return;
+    const fail = this.failNext.shift();
+    if (fail !== undefined) return send(res, fail.status, fail.body ?? { error: { type: "internal_server_error", reason: "boom" }, status: fail.status });
+    try {
+      const [status, out] = this.route(req.method ?? "", u.pathname, Object.fromEntries(u.searchParams), body);
+      send(res, status, out);
+    } catch (err) {
+      const status = (err as { status?: number }).status ?? 500;
+      const reason = (err as Error).message;
+      send(res, status, { error: { root_cause: [{ type: "illegal_argument_exception", reason }], type: "search_phase_execution_exception", reason: "all shards failed", caused_by: { type: "illegal_argument_exception", reason } }, status });
+    }
+  }
+
+  private route(method: string, path: string, query: Record<string, string>, body: any): [number, unknown] {
+    const parts = path.split("/").filter(Boolean).map(decodeURIComponent);
+    if (parts[0] === "_search" && parts[1] === "pipeline" && method === "PUT") {
+      this.pipelines.set(parts[2], body);
+      return [200, { acknowledged: true }];
+    }
+    if (parts[0] === "_bulk") return this.bulk(body);
+    const name = parts[0];
+    const index = this.indices.get(name);
+    const missing: [number, unknown] = [404, { error: { root_cause: [{ type: "index_not_found_exception", reason: `no such index [${name}]` }], type: "index_not_found_exception", reason: `no such index [${name}]`, index: name }, status: 404 }];
+    if (parts.length === 1 && method === "PUT") {
+      if (index !== undefined) return [400, { error: { root_cause: [{ type: "resource_already_exists_exception", reason: `index [${name}/x] already exists` }], type: "resource_already_exists_exception", reason: `index [${name}/x] already exists` }, status: 400 }];
+      this.indices.set(name, { body, docs: new Map() });
+      return [200, { acknowledged: true, shards_acknowledged: true, index: name }];
+    }
+    if (index === undefined) return missing;
+    const op = parts[1];
+    if (op === "_mapping" && method === "GET") return [200, { [name]: { mappings: index.body.mappings } }];
+    if (op === "_mget") {
+      const excludes = (query._source_excludes ?? "").split(",");
+      return [200, { docs: (body.ids as string[]).map((id) => {
+        const d = index.docs.get(id);
+        if (d === undefined) return { _index: name, _id: id, found: false };
+        const source = Object.fromEntries(Object.entries(d).filter(([k]) => !excludes.includes(k)));
+        return { _index: name, _id: id, _version: 1, _seq_no: 0, _primary_term: 1, found: true, _source: source };
+      }) }];
+    }
+    if (op === "_count") return [200, { count: index.docs.size, _shards: { total: 1, successful: 1, skipped: 0, failed: 0 } }];
+    if (op === "_delete_by_query") {
+      let deleted = 0;
+      for (const [id, d] of index.docs) {
+        if (this.eval(index, body.query).some((s) => s.id === id) && d) {
+          index.docs.delete(id);
+          deleted++;
+        }
+      }
+      return [200, { took: 3, timed_out: false, total: deleted, deleted, batches: 1, version_conflicts: 0, noops: 0, retries: { bulk: 0, search: 0 }, failures: [] }];
+    }
+    if (op === "_search") {
+      let scored: Scored[];
+      if (body.query?.hybrid !== undefined) {
+        const pipeline = this.pipelines.get(query.search_pipeline ?? "");
+        if (pipeline === undefined) return [400, { error: { type: "illegal_argument_exception", reason: `hybrid query requires search pipeline, got [${query.search_pipeline ?? ""}]` }, status: 400 }];
+        scored = this.hybrid(index, body.query.hybrid.queries, pipeline);
+      } else {
+        scored = this.eval(index, body.query);
+      }
+      if (body.sort !== undefined) {
+        scored.sort((a, b) => a.id.localeCompare(b.id));
+        if (body.search_after !== undefined) scored = scored.filter((s) => s.id.localeCompare(String(body.search_after[0])) > 0);
+      }
+      const page = scored.slice(0, body.size ?? 10);
+      const excludes: string[] = body._source?.excludes ?? [];
+      return [200, {
+        took: 2,
+        timed_out: false,
+        _shards: { total: 1, successful: 1, skipped: 0, failed: 0 },
+        hits: {
+          total: { value: scored.length, relation: "eq" },
+          max_score: page[0]?.score ?? null,
+          hits: page.map((s) => {
+            const hit: any = { _index: name, _id: s.id, _score: body.sort !== undefined ? null : s.score };
+            if (body._source !== false) hit._source = Object.fromEntries(Object.entries(index.docs.get(s.id)!).filter(([k]) => !excludes.includes(k)));
+            if (body.sort !== undefined) hit.sort = [s.id];
+            return hit;
+          }),
+        },
+      }];
+    }
+    return [404, { error: `no handler for ${method} ${path}`, status: 404 }];
+  }
+
+  private bulk(lines: any[]): [number, unknown] {
+    const items: any[] = [];
+    for (let i = 0; i < lines.length; i++) {
+      const [action, meta] = Object.entries(lines[i])[0] as [string, { _index: string; _id: string }];
+      const index = this.indices.get(meta._index);
+      if (action === "delete") {
+        const existed = index?.docs.delete(meta._id) ?? false;
+        items.push({ delete: { _index: meta._index, _id: meta._id, result: existed ? "deleted" : "not_found", status: existed ? 200 : 404 } });
+        continue;
+      }
+      const doc = lines[++i] as Doc;
+      const dims = index?.body.mappings.properties.vector.dimension;
+      if (index === undefined) {
+        items.push({ [action]: { _index: meta._index, _id: meta._id, status: 404, error: { type: "index_not_found_exception", reason: `no such index [${meta._index}]` } } });
+      } else if (doc.vector.length !== dims) {
+        items.push({ [action]: { _index: meta._index, _id: meta._id, status: 400, error: { type: "mapper_parsing_exception", reason: `failed to parse field [vector] of type [knn_vector] in document with id '${meta._id}'. Preview of field's value: 'null'`, caused_by: { type: "illegal_argument_exception", reason: `Vector dimension mismatch. Expected: ${dims}, Given: ${doc.vector.length}` } } } });
+      } else {
+        const existed = index.docs.has(meta._id);
+        index.docs.set(meta._id, doc);
+        items.push({ [action]: { _index: meta._index, _id: meta._id, _version: 1, result: existed ? "updated" : "created", status: existed ? 200 : 201 } });
+      }
+    }
+    const answer = this.bulkOverride?.(items) ?? { errors: items.some((it) => Object.values(it as Record<string, any>)[0].error !== undefined), items };
+    return [200, { took: 5, ...answer }];
+  }
+
+  private hybrid(index: Index, queries: any[], pipeline: any): Scored[] {
+    const proc = pipeline.phase_results_processors?.[0]?.["normalization-processor"];
+    if (proc?.normalization?.technique !== "min_max" || proc?.combination?.technique !== "arithmetic_mean") throw new Error("fake supports min_max + arithmetic_mean only");
+    const weights: number[] = proc.combination.parameters?.weights ?? queries.map(() => 1 / queries.length);
+    const combined = new Map<string, number[]>();
+    queries.forEach((q, qi) => {
+      const results = this.eval(index, q).slice(0, q.knn !== undefined ? Object.values(q.knn as Record<string, any>)[0].k : 10_000);
+      const max = Math.max(...results.map((r) => r.score));
+      const min = Math.min(...results.map((r) => r.score));
+      for (const r of results) {
+        const norm = max === min ? 1 : (r.score - min) / (max - min);
+        const arr = combined.get(r.id) ?? queries.map(() => 0);
+        arr[qi] = norm;
+        combined.set(r.id, arr);
+      }
+    });
+    const wsum = weights.reduce((a, b) => a + b, 0);
+    return [...combined].map(([id, s]) => ({ id, score: s.reduce((acc, v, i) => acc + v * weights[i], 0) / wsum })).sort((a, b) => b.score - a.score);
+  }
+
+  private eval(index: Index, q: any): Scored[] {
+    const all = [...index.docs.entries()];
+    if (q === undefined || q.match_all !== undefined) return all.map(([id]) => ({ id, score: 1 }));
+    if (q.term !== undefined) {
+      const [field, value] = Object.entries(q.term)[0] as [string, unknown];
+      return all.filter(([, d]) => (d as any)[field] === value).map(([id]) => ({ id, score: 1 }));
+    }
+    if (q.terms !== undefined) {
+      const [field, values] = Object.entries(q.terms)[0] as [string, unknown[]];
+      return all.filter(([, d]) => values.includes((d as any)[field])).map(([id]) => ({ id, score: 1 }));
+    }
+    if (q.bool !== undefined) {
+      let out = q.bool.must ? this.eval(index, q.bool.must[0]) : all.map(([id]) => ({ id, score: 0 }));
+      for (const f of q.bool.filter ?? []) {
+        const keep = new Set(this.eval(index, f).map((s) => s.id));
+        out = out.filter((s) => keep.has(s.id));
+      }
+      return out;
+    }
+    if (q.knn !== undefined) {
+      const { vector, k, filter } = q.knn.vector;
+      const dims = index.body.mappings.properties.vector.dimension;
+      if (vector.length !== dims) throw Object.assign(new Error(`Query vector has invalid dimension: ${vector.length}. Dimension should be: ${dims}`), { status: 400 });
+      const keep = filter === undefined ? undefined : new Set(this.eval(index, filter).map((s) => s.id));
+      return all
+        .filter(([id]) => keep === undefined || keep.has(id))
+        .map(([id, d]) => ({ id, score: (1 + cosine(d.vector, vector)) / 2 }))
+        .sort((a, b) => b.score - a.score)
+        .slice(0, k);
+    }
+    if (q.match !== undefined) {
+      const terms = analyze(String(q.match.text.query));
+      const docs = all.map(([id, d]) => ({ id, toks: analyze(d.text) }));
+      const avg = docs.reduce((s, d) => s + d.toks.length, 0) / Math.max(1, docs.length);
+      return docs
+        .map(({ id, toks }) => {
+          let score = 0;
+          for (const t of new Set(terms)) {
+            const tf = toks.filter((x) => x === t).length;
+            if (tf === 0) continue;
+            const n = docs.filter((d) => d.toks.includes(t)).length;
+            const idf = Math.log(1 + (docs.length - n + 0.5) / (n + 0.5));
+            score += (idf * tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * toks.length) / avg));
+          }
+          return { id, score };
+        })
+        .filter((s) => s.score > 0)
+        .sort((a, b) => b.score - a.score);
+    }
+    throw new Error(`fake does not support query ${JSON.stringify(q)}`);
+  }
+}
+
+function analyze(text: string): string[] {
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((t) => !STOP.has(t));
+}
+
+function cosine(a: number[], b: number[]): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i] * b[i];
+    na += a[i] * a[i];
+    nb += b[i] * b[i];
+  }
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { "content-type": "application/json; charset=UTF-8" }).end(JSON.stringify(body));
+}
