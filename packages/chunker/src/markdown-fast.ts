@@ -31,14 +31,33 @@ const SUSPICIOUS = /^(?:#|`{3}|~{3}|>|[-+*](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|<|
  * definitions, headings or fences inside containers, tab indentation); the caller then uses remark.
  */
 export function scanMarkdownFast(text: string, lines: Lines): LineBlocks | null {
+  const r = scanMarkdownFastFrom(text, lines, 0);
+  return r.bail < 0 ? r.blocks : null;
+}
+
+/** Result of a fast scan from a line: the blocks found, where it gave up (-1: never) and the last clean split line. */
+export interface FastScan {
+  blocks: LineBlocks;
+  /** Line at which the scan gave up, or -1 when it read to the end. */
+  bail: number;
+  /** Last column-0 ATX heading line seen: the block state before it is empty (top level, no open block). */
+  lastClean: number;
+}
+
+/**
+ * {@link scanMarkdownFast} from line `from` (a clean top-level point), reporting where it gave up so the
+ * caller can hand only the difficult stretch to remark.
+ */
+export function scanMarkdownFastFrom(text: string, lines: Lines, from: number): FastScan {
   const { starts, ends } = lines;
   const n = starts.length;
   const headings: LineHeading[] = [];
   const code: Array<[number, number]> = [];
   let frontMatter: [number, number] | undefined;
-  let first = 0;
+  let first = from;
+  let lastClean = -1;
   const line0 = text.slice(starts[0], ends[0]).replace(/^\uFEFF/, "");
-  if (/^(---|\+\+\+)[ \t]*$/.test(line0)) {
+  if (from === 0 && /^(---|\+\+\+)[ \t]*$/.test(line0)) {
     const fence = line0.trim();
     for (let i = 1; i < n; i++) {
       if (text.slice(starts[i], ends[i]).trimEnd() === fence) {
@@ -71,7 +90,7 @@ export function scanMarkdownFast(text: string, lines: Lines): LineBlocks | null 
     }
     let indent = 0;
     while (indent < raw.length && raw.charCodeAt(indent) === 32) indent++;
-    if (raw.charCodeAt(indent) === 9) return null;
+    if (raw.charCodeAt(indent) === 9) return { blocks: { headings, code, frontMatter }, bail: i, lastClean };
     if (indent === raw.length || /^[ \t]*$/.test(raw)) {
       para = false;
       continue;
@@ -81,7 +100,7 @@ export function scanMarkdownFast(text: string, lines: Lines): LineBlocks | null 
       if (para) {
         continue;
       }
-      if (container) return null;
+      if (container) return { blocks: { headings, code, frontMatter }, bail: i, lastClean };
       if (codeStart < 0) codeStart = i;
       continue;
     }
@@ -90,7 +109,7 @@ export function scanMarkdownFast(text: string, lines: Lines): LineBlocks | null 
       closeIndented(i);
       afterCode = true;
     }
-    if (container && indent > 0 && (SETEXT.test(t) || /^(`{3}|~{3}|#)/.test(t))) return null;
+    if (container && indent > 0 && (SETEXT.test(t) || /^(`{3}|~{3}|#)/.test(t))) return { blocks: { headings, code, frontMatter }, bail: i, lastClean };
     const f = FENCE.exec(t);
     if (f && !(f[1][0] === "`" && f[2].includes("`"))) {
       fence = { char: f[1][0], len: f[1].length, start: i };
@@ -101,10 +120,13 @@ export function scanMarkdownFast(text: string, lines: Lines): LineBlocks | null 
     if (atx) {
       headings.push({ line: i, endLine: i, depth: atx[1].length });
       para = false;
-      if (indent === 0) container = false;
+      if (indent === 0) {
+        container = false;
+        lastClean = i;
+      }
       continue;
     }
-    if (para && lazy && SETEXT.test(t)) return null;
+    if (para && lazy && SETEXT.test(t)) return { blocks: { headings, code, frontMatter }, bail: i, lastClean };
     if (para && !lazy && SETEXT.test(t)) {
       headings.push({ line: paraStart, endLine: i, depth: t[0] === "=" ? 1 : 2 });
       para = false;
@@ -115,14 +137,14 @@ export function scanMarkdownFast(text: string, lines: Lines): LineBlocks | null 
       if (indent === 0) container = false;
       continue;
     }
-    if (HTML_START.test(t) || /^\[[^\]]+\]:/.test(t)) return null;
+    if (HTML_START.test(t) || /^\[[^\]]+\]:/.test(t)) return { blocks: { headings, code, frontMatter }, bail: i, lastClean };
     const c = CONTAINER.exec(t);
     let rest = c ? t.slice(c[0].length) : "";
     for (let m = c ? CONTAINER.exec(rest) : null; m && !THEMATIC.test(rest); m = CONTAINER.exec(rest)) rest = rest.slice(m[0].length);
     const interrupts = c && (!para || t[0] === ">" || (rest.length > 0 && (c[1] === undefined || c[1] === "1")));
-    if (c && (rest.trim().length === 0 || afterCode)) return null;
+    if (c && (rest.trim().length === 0 || afterCode)) return { blocks: { headings, code, frontMatter }, bail: i, lastClean };
     if (c && interrupts) {
-      if (SUSPICIOUS.test(rest)) return null;
+      if (SUSPICIOUS.test(rest)) return { blocks: { headings, code, frontMatter }, bail: i, lastClean };
       container = true;
       para = rest.length > 0;
       lazy = true;
@@ -141,5 +163,5 @@ export function scanMarkdownFast(text: string, lines: Lines): LineBlocks | null 
   }
   if (fence) code.push([fence.start, n - 1]);
   if (codeStart >= 0) closeIndented(n);
-  return { headings, code, frontMatter };
+  return { blocks: { headings, code, frontMatter }, bail: -1, lastClean };
 }

@@ -4,7 +4,7 @@ import remarkFrontmatter from "remark-frontmatter";
 import type { Lines } from "./lines.js";
 import { PARAGRAPH_MARKER } from "./lines.js";
 import type { LineBlocks } from "./markdown-fast.js";
-import { scanMarkdownFast } from "./markdown-fast.js";
+import { scanMarkdownFastFrom } from "./markdown-fast.js";
 import type { HeadingCandidate, Marker, Structure } from "./structure.js";
 
 /** Which markdown block scanner to use: `auto` (linear scan, remark when needed) or `remark` always. */
@@ -37,9 +37,9 @@ const DOTTED_PARAGRAPH = /^([1-9]\d{0,2})\.[ \t]+\S/;
  * lines is reduced to the few lines that decide block structure, ATX heading text to one letter;
  * mdast line numbers map back to the original lines, so the result equals a full parse.
  */
-export function scanMarkdownRemark(text: string, lines: Lines): LineBlocks {
+export function scanMarkdownRemark(text: string, lines: Lines, from = 0, to = lines.starts.length): LineBlocks {
   const { starts, ends } = lines;
-  const n = starts.length;
+  const n = to;
   const sk: string[] = [];
   const orig: number[] = [];
   const emit = (s: string, line: number): void => {
@@ -61,12 +61,12 @@ export function scanMarkdownRemark(text: string, lines: Lines): LineBlocks {
     }
     return rest.length > 0 && canNotStartBlock(rest) ? `${prefix}x` : null;
   };
-  let i = 0;
+  let i = from;
   while (i < n) {
     let line = text.slice(starts[i], Math.min(ends[i], starts[i] + 2000));
     if (i === 0) line = line.replace(/^\uFEFF/, "");
     const blank = /^[ \t]*$/.test(line);
-    if (i > 0 && (blank || shapeOf(line) !== null)) {
+    if (i > from && (blank || shapeOf(line) !== null)) {
       // A run of blank and plain lines: keep each group's indentation changes; identical groups repeat once.
       const groups: Array<{ sig: string; lines: Array<[string, number]>; blankBefore: number }> = [];
       let j = i;
@@ -130,6 +130,58 @@ export function scanMarkdownRemark(text: string, lines: Lines): LineBlocks {
   return out;
 }
 
+const CLOSING_FENCE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
+const OPENING_FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/**
+ * Linear scan where it is exact, remark-parse for the stretches it is not: the fast scan runs until it
+ * meets a construct it cannot decide, remark then reads from the last column-0 ATX heading before that
+ * point up to a later column-0 ATX heading at which remark's block state is empty, and the fast scan
+ * resumes there. Column-0 ATX headings outside an open fence or HTML block always start at top level,
+ * so the pieces join exactly as one parse would.
+ */
+export function scanMarkdownHybrid(text: string, lines: Lines): LineBlocks {
+  const { starts, ends } = lines;
+  const n = starts.length;
+  const atxLines: number[] = [];
+  for (let i = 0; i < n; i++) if (text.charCodeAt(starts[i]) === 35 && /^#{1,6}(?:[ \t]|$)/.test(text.slice(starts[i], starts[i] + 8))) atxLines.push(i);
+  const out: LineBlocks = { headings: [], code: [] };
+  const lineText = (i: number): string => text.slice(starts[i], Math.min(ends[i], starts[i] + 200));
+  let pos = 0;
+  let ai = 0;
+  while (pos < n) {
+    const fast = scanMarkdownFastFrom(text, lines, pos);
+    if (pos === 0) out.frontMatter = fast.blocks.frontMatter;
+    if (fast.bail < 0) {
+      out.headings.push(...fast.blocks.headings);
+      out.code.push(...fast.blocks.code);
+      break;
+    }
+    const segStart = fast.lastClean > pos ? fast.lastClean : pos;
+    out.headings.push(...fast.blocks.headings.filter((h) => h.line < segStart));
+    out.code.push(...fast.blocks.code.filter((c) => c[1] < segStart));
+    while (ai < atxLines.length && atxLines[ai] <= fast.bail) ai++;
+    for (let attempt = 0; ; attempt++) {
+      const segEnd = attempt < 8 && ai < atxLines.length ? atxLines[ai] : n;
+      const blocks = scanMarkdownRemark(text, lines, segStart, segEnd);
+      let lastLine = segEnd - 1;
+      while (lastLine > segStart && /^[ \t]*$/.test(lineText(lastLine))) lastLine--;
+      const tail = blocks.code.filter((c) => c[1] >= lastLine);
+      const clean = tail.every((c) => c[1] > c[0] && OPENING_FENCE.test(lineText(c[0])) && CLOSING_FENCE.test(lineText(c[1])));
+      if (segEnd >= n || clean) {
+        out.headings.push(...blocks.headings);
+        out.code.push(...blocks.code);
+        pos = segEnd;
+        break;
+      }
+      ai++;
+    }
+  }
+  out.headings.sort((a, b) => a.line - b.line);
+  out.code.sort((a, b) => a[0] - b[0]);
+  return out;
+}
+
 /**
  * Finds headings, code blocks, front matter and paragraph markers "(a) …" of a markdown text.
  * With `engine: "auto"` a linear scan handles documents without nested block constructs and remark
@@ -137,7 +189,7 @@ export function scanMarkdownRemark(text: string, lines: Lines): LineBlocks {
  */
 export function markdownStructure(text: string, lines: Lines, engine: MarkdownEngine = "auto"): Structure {
   const { starts, ends } = lines;
-  const blocks = (engine === "auto" ? scanMarkdownFast(text, lines) : null) ?? scanMarkdownRemark(text, lines);
+  const blocks = engine === "auto" ? scanMarkdownHybrid(text, lines) : scanMarkdownRemark(text, lines);
   const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const headings: HeadingCandidate[] = blocks.headings.map((h) => {
     const from = starts[h.line] + (h.line === 0 ? bom : 0);
