@@ -19,3 +19,4 @@ export { CONTEXT_PROMPT_TEMPLATE, CONTEXT_SYSTEM_PROMPT, PROMPT_TEMPLATE_VERSION
 export { documentWindow, estimateTokens, CHARS_PER_TOKEN, type DocumentWindow } from "./document-window.js";
 export { sanitizeContext } from "./sanitize-context.js";
 export { mapWithConcurrency } from "./concurrency.js";
+export { addContextUsage, readContextUsage, USAGE_FILE } from "./usage-file.js";

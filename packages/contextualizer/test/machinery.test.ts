@@ -16,6 +16,8 @@ import {
   sanitizeContext,
   UsageMeter,
   mergeContextUsage,
+  addContextUsage,
+  readContextUsage,
 } from "@hierdoc/contextualizer";
 
 const headers = (h: Record<string, string>) => new Headers(h);
@@ -98,6 +100,23 @@ describe("usage and prices", () => {
     expect(merged.models.find((m) => m.model === "llama3")).toMatchObject({ requests: 2, inputTokens: 10, costUsd: null });
     expect(merged.totalCostUsd).toBeCloseTo(3.66, 10);
     expect(mergeContextUsage(undefined, snap)).toEqual(snap);
+  });
+
+  it("keeps lifetime totals in usage.json across ingests", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "hierdoc-usage-"));
+    try {
+      expect(await readContextUsage(dir)).toBeUndefined();
+      const meter = new UsageMeter();
+      meter.addCall("gpt-4o-mini", { inputTokens: 100, cacheCreationInputTokens: 0, cacheReadInputTokens: 50, outputTokens: 10 });
+      await addContextUsage(dir, meter.snapshot());
+      const total = await addContextUsage(dir, meter.snapshot());
+      expect(total.models[0]).toMatchObject({ requests: 2, inputTokens: 200, cacheReadInputTokens: 100, outputTokens: 20 });
+      expect(await readContextUsage(dir)).toEqual(total);
+      await writeFile(join(dir, "usage.json"), "{oops");
+      await expect(readContextUsage(dir)).rejects.toMatchObject({ code: "E_INDEX_CORRUPT" });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
