@@ -92,4 +92,20 @@ describe("parseDocument on plain text", () => {
     for (const c of parsed.chunks.slice(1, -1)) expect(c.content.endsWith(".")).toBe(true);
     expectExactSlices(txt(text), 100);
   });
+
+  it("merges numbered paragraphs of an over-long section in order up to targetChunkTokens", () => {
+    const para = (i: number): string => `(${i}) The licensee shall keep a record of every transfer of firearms made under this paragraph number ${i}, and retain it for five years.`;
+    const text = "# § 10. Records\n\n" + Array.from({ length: 40 }, (_, i) => para(i + 1)).join("\n\n");
+    const parsed = parseDocument(md(text), { maxChunkTokens: 800, targetChunkTokens: 200 });
+    const chunks = parsed.chunks.filter((c) => c.sectionId === "§ 10");
+    expect(chunks.length).toBeGreaterThan(4);
+    const units = chunks.flatMap((c) => c.unitIds);
+    expect(units).toEqual(Array.from({ length: 40 }, (_, i) => `§ 10(${i + 1})`));
+    for (const c of chunks) {
+      expect(c.tokens).toBeLessThanOrEqual(230);
+      expect(c.parentChain).toEqual([]);
+    }
+    const whole = parseDocument(md(text.slice(0, 600)), { maxChunkTokens: 800, targetChunkTokens: 200 });
+    expect(whole.chunks).toHaveLength(1);
+  });
 });
