@@ -16,7 +16,7 @@ import { MODEL_PRICES, UsageMeter, type ContextUsage, type ModelPrice } from "./
 export interface AnthropicBatchContextOptions {
   /** Folder for the pending-batch state (`anthropic-batches.json`), e.g. `<index>/contexts`. */
   stateDir: string;
-  /** Default `claude-3-haiku-20240307`. */
+  /** Default {@link DEFAULT_ANTHROPIC_CONTEXT_MODEL}. */
   model?: string;
   apiKey?: string;
   baseURL?: string;

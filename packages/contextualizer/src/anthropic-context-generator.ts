@@ -5,7 +5,7 @@ import { classifySdkError, type ClassifiedFailure } from "./sdk-errors.js";
 
 /** Options of {@link AnthropicContextGenerator}. */
 export interface AnthropicContextOptions extends Partial<LlmContextOptions> {
-  /** Default `claude-3-haiku-20240307` (the plan's Claude Haiku). */
+  /** Default {@link DEFAULT_ANTHROPIC_CONTEXT_MODEL}. */
   model?: string;
   apiKey?: string;
   /** Another Messages-API endpoint (a proxy, a gateway, a test server). */
@@ -14,19 +14,25 @@ export interface AnthropicContextOptions extends Partial<LlmContextOptions> {
   client?: Anthropic;
 }
 
-/** Default Anthropic model for contexts. */
-export const DEFAULT_ANTHROPIC_CONTEXT_MODEL = "claude-3-haiku-20240307";
+/**
+ * Default Anthropic model for contexts: the smallest Haiku the installed SDK (1.16) lists. The plan's
+ * `claude-3-haiku-20240307` is no longer in the SDK's model list; name it explicitly to use it where served.
+ */
+export const DEFAULT_ANTHROPIC_CONTEXT_MODEL = "claude-haiku-4-5";
 
 /**
  * Contexts from Claude over the Messages API with the plan's prompt. The document goes in its own content
  * block marked `cache_control: {type: "ephemeral"}`, so the first chunk of a document writes the prompt
  * cache and every later chunk pays the cached-read price (documents under the model's minimum cacheable
- * length, 1024–2048 tokens, are not cached by Anthropic). Temperature 0, `max_tokens` = `context_max_tokens`.
+ * length, 1024–4096 tokens by model, are not cached by Anthropic). Temperature 0, `max_tokens` =
+ * `context_max_tokens`. SDK 1.16 no longer types `temperature`: it is sent as an extra field, and when the
+ * API answers 400 naming `temperature`, the call is repeated once without it and later calls leave it out.
  */
 export class AnthropicContextGenerator extends LlmContextGenerator {
   readonly id: string;
   readonly provider = "anthropic";
   private readonly client: Anthropic;
+  private sendTemperature = true;
 
   /** @throws HierdocError E_CONFIG when no model name results */
   constructor(options: AnthropicContextOptions = {}) {
@@ -36,9 +42,20 @@ export class AnthropicContextGenerator extends LlmContextGenerator {
   }
 
   protected async complete(input: LlmCallInput, options: { signal?: AbortSignal; timeoutMs: number }): Promise<LlmCompletion> {
-    const body = anthropicMessageParams(this.model, this.maxTokens, this.temperature, input);
-    const message = await this.client.messages.create(body, { signal: options.signal, timeout: options.timeoutMs, maxRetries: 0 });
-    return anthropicCompletion(message);
+    const send = (withTemperature: boolean) =>
+      this.client.messages.create(anthropicMessageParams(this.model, this.maxTokens, withTemperature ? this.temperature : null, input), {
+        signal: options.signal,
+        timeout: options.timeoutMs,
+        maxRetries: 0,
+      });
+    try {
+      return anthropicCompletion(await send(this.sendTemperature));
+    } catch (err) {
+      const rejectsTemperature = err instanceof APIError && err.status === 400 && /temperature/i.test(err.message);
+      if (!rejectsTemperature || !this.sendTemperature || this.temperature === null) throw err;
+      this.sendTemperature = false;
+      return anthropicCompletion(await send(false));
+    }
   }
 
   protected classify(err: unknown): ClassifiedFailure {

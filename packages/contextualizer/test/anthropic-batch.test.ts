@@ -73,7 +73,7 @@ describe("AnthropicBatchContextGenerator against a local Message Batches server"
     const { document, chunks } = makeDocument(6);
     const requests = chunks.map((chunk) => ({ document, chunk }));
     const make = (maxWaitMs: number) =>
-      new AnthropicBatchContextGenerator({ stateDir, apiKey: "k", baseURL: server.url, cache: new FileContextCache(stateDir), pollIntervalMs: 5, maxWaitMs, retry: { baseDelayMs: 5 } });
+      new AnthropicBatchContextGenerator({ stateDir, model: "claude-3-haiku-20240307", apiKey: "k", baseURL: server.url, cache: new FileContextCache(stateDir), pollIntervalMs: 5, maxWaitMs, retry: { baseDelayMs: 5 } });
 
     // run 1: submit and return at once
     const first = await make(0).generate(requests);

@@ -25,17 +25,17 @@ describe("AnthropicContextGenerator against a local Messages API server", () => 
   });
 
   const generator = (extra: Partial<ConstructorParameters<typeof AnthropicContextGenerator>[0]> = {}) =>
-    new AnthropicContextGenerator({ apiKey: "sk-test", baseURL: server.url, retry: fastRetry, ...extra });
+    new AnthropicContextGenerator({ apiKey: "sk-test", baseURL: server.url, retry: fastRetry, model: "claude-3-haiku-20240307", ...extra });
 
   it("sends the plan's prompt with the document in its own cache_control block, temperature 0 and max_tokens", async () => {
     const { document, chunks } = makeDocument(2);
-    const results = await generator({ maxTokens: 77 }).generate([{ document, chunk: chunks[1]! }]);
+    const results = await generator({ maxTokens: 77, model: undefined }).generate([{ document, chunk: chunks[1]! }]);
     expect(server.requests).toHaveLength(1);
     const req = server.requests[0]!;
     expect(req.url).toBe("/v1/messages");
     // SDK 1.x sends the key as a bearer token
     expect(req.headers["x-api-key"] ?? req.headers.authorization).toMatch(/^(Bearer )?sk-test$/);
-    expect(req.body.model).toBe("claude-3-haiku-20240307");
+    expect(req.body.model).toBe("claude-haiku-4-5");
     expect(req.body.max_tokens).toBe(77);
     expect(req.body.temperature).toBe(0);
     const [docBlock, chunkBlock] = req.body.messages[0].content;
@@ -130,6 +130,18 @@ describe("AnthropicContextGenerator against a local Messages API server", () => 
     expect(results[1]!.error!.message).not.toContain("record 2");
     expect(server.requests.filter((r) => r.body.messages[0].content[1].text.includes("record 2 for"))).toHaveLength(3);
     expect(gen.usage().models[0]).toMatchObject({ failures: 1, requests: 2, retries: 2 });
+  });
+
+  it("drops temperature once for good when the API rejects it, instead of failing every chunk", async () => {
+    const ok = anthropicResponder();
+    server.responder = (req) =>
+      "temperature" in req.body
+        ? { status: 400, json: { type: "error", error: { type: "invalid_request_error", message: "temperature: deprecated for this model" } } }
+        : ok(req);
+    const { document, chunks } = makeDocument(3);
+    const results = await generator({ concurrency: 1 }).generate(chunks.map((chunk) => ({ document, chunk })));
+    expect(results.every((r) => !r.error)).toBe(true);
+    expect(server.requests.map((r) => "temperature" in r.body)).toEqual([true, false, false, false]);
   });
 
   it("does not retry a 400", async () => {

@@ -25,7 +25,7 @@ describe("createContextGenerator", () => {
       { env: env({ ANTHROPIC_API_KEY: "sk-a" }) },
     );
     expect(gen).toBeInstanceOf(AnthropicContextGenerator);
-    expect(gen!.id).toMatch(/^anthropic:claude-3-haiku-20240307:/);
+    expect(gen!.id).toMatch(/^anthropic:claude-haiku-4-5:/);
     expect(isLlmContextGenerator(gen)).toBe(true);
   });
 

@@ -43,7 +43,7 @@ suite(`GDPR (99 articles) through the Anthropic generator and a caching Messages
     const { document, chunks } = gdprArticles();
     expect(chunks).toHaveLength(99);
     const requests = chunks.map((chunk) => ({ document, chunk }));
-    const gen = new AnthropicContextGenerator({ apiKey: "k", baseURL: server.url, cache: new FileContextCache(dir) });
+    const gen = new AnthropicContextGenerator({ model: "claude-3-haiku-20240307", apiKey: "k", baseURL: server.url, cache: new FileContextCache(dir) });
     const results = await gen.generate(requests);
     expect(results.filter((r) => r.error)).toHaveLength(0);
     const m = gen.usage().models[0]!;
@@ -55,7 +55,7 @@ suite(`GDPR (99 articles) through the Anthropic generator and a caching Messages
     expect(m.costUsd!).toBeLessThan(uncached / 5);
     if (process.env.HIERDOC_PRINT_USAGE) console.log(JSON.stringify({ ...m, uncachedCostUsd: uncached }));
     server.requests.length = 0;
-    const again = await new AnthropicContextGenerator({ apiKey: "k", baseURL: server.url, cache: new FileContextCache(dir) }).generate(requests);
+    const again = await new AnthropicContextGenerator({ model: "claude-3-haiku-20240307", apiKey: "k", baseURL: server.url, cache: new FileContextCache(dir) }).generate(requests);
     expect(server.requests).toHaveLength(0);
     expect(again).toEqual(results);
   });
@@ -64,7 +64,7 @@ suite(`GDPR (99 articles) through the Anthropic generator and a caching Messages
     server.responder = anthropicResponder();
     server.requests.length = 0;
     const { document, chunks } = gdprArticles();
-    const gen = new AnthropicContextGenerator({ apiKey: "k", baseURL: server.url, contextWindowTokens: 32_000 });
+    const gen = new AnthropicContextGenerator({ model: "claude-3-haiku-20240307", apiKey: "k", baseURL: server.url, contextWindowTokens: 32_000 });
     await gen.generate(chunks.map((chunk) => ({ document, chunk })));
     const docs = server.requests.map((r) => r.body.messages[0].content[0].text as string);
     const windows = new Set(docs);
