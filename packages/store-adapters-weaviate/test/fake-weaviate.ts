@@ -1,0 +1,225 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- a wire stand-in: request bodies are arbitrary JSON, checked by the tests */
+// A small in-memory stand-in for the Weaviate REST + GraphQL API calls the store makes (weaviate.io docs,
+// v1.2x): GET /v1/meta, GET/POST /v1/schema, POST/DELETE /v1/batch/objects, and POST /v1/graphql with
+// `Get` (nearVector, bm25, hybrid with alpha and relativeScoreFusion, where Equal/Or, limit, after) and
+// `Aggregate { meta { count } }`. GraphQL documents are parsed with `graphql`, so the tests can assert the
+// arguments the client sent. Not Weaviate: it follows the documented shapes, nothing more.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Kind, parse, valueFromASTUntyped, type FieldNode, type OperationDefinitionNode, type SelectionSetNode } from "graphql";
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  body: any;
+  /** For /v1/graphql: the root field (Get / Aggregate), class and its arguments as plain values. */
+  graphql?: { root: string; className: string; args: Record<string, any>; fields: string[] };
+}
+
+interface Obj {
+  id: string;
+  vector: number[];
+  properties: Record<string, any>;
+}
+interface Klass {
+  schema: any;
+  objects: Map<string, Obj>;
+}
+
+export class FakeWeaviate {
+  readonly requests: RecordedRequest[] = [];
+  readonly classes = new Map<string, Klass>();
+  failNext: Array<{ status: number; body?: unknown }> = [];
+  /** Rewrites the batch import answer (e.g. to inject per-object errors). */
+  batchOverride?: (results: any[]) => any[] | undefined;
+  /** Largest number of objects one batch delete removes (Weaviate's QUERY_MAXIMUM_RESULTS). */
+  deleteLimit = 10_000;
+  hang = false;
+  url = "";
+  private server: Server | undefined;
+
+  async start(): Promise<string> {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this.url;
+  }
+
+  async stop(): Promise<void> {
+    const s = this.server;
+    this.server = undefined;
+    if (s === undefined) return;
+    s.closeAllConnections();
+    await new Promise((resolve) => s.close(resolve));
+  }
+
+  reset(): void {
+    this.requests.length = 0;
+    this.failNext = [];
+    this.batchOverride = undefined;
+    this.deleteLimit = 10_000;
+    this.hang = false;
+  }
+
+  /** Recorded requests other than the client's `/v1/meta` version probes. */
+  calls(): RecordedRequest[] {
+    return this.requests.filter((r) => r.path !== "/v1/meta");
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const u = new URL(req.url ?? "/", "http://x");
+    const text = Buffer.concat(chunks).toString("utf8");
+    const body = text ? JSON.parse(text) : undefined;
+    const rec: RecordedRequest = { method: req.method ?? "", path: u.pathname, query: Object.fromEntries(u.searchParams), body };
+    if (u.pathname === "/v1/graphql") rec.graphql = describeGraphql(body.query);
+    this.requests.push(rec);
+    if (u.pathname === "/v1/meta") return send(res, 200, { hostname: "http://[::]:8080", version: "1.25.0", modules: {} });
+    if (this.hang) return;
+    const fail = this.failNext.shift();
+    if (fail !== undefined) return send(res, fail.status, fail.body ?? { error: [{ message: "internal error" }] });
+    try {
+      const [status, out] = this.route(rec);
+      send(res, status, out);
+    } catch (err) {
+      send(res, 200, { data: null, errors: [{ message: (err as Error).message, locations: [{ line: 1, column: 1 }] }] });
+    }
+  }
+
+  private route(rec: RecordedRequest): [number, unknown] {
+    const { method, path, body } = rec;
+    const schema = /^\/v1\/schema\/([^/]+)$/.exec(path);
+    if (schema !== null && method === "GET") {
+      const k = this.classes.get(schema[1]);
+      return k === undefined ? [404, undefined] : [200, k.schema];
+    }
+    if (path === "/v1/schema" && method === "POST") {
+      if (this.classes.has(body.class)) return [422, { error: [{ message: `class name "${body.class}" already exists` }] }];
+      this.classes.set(body.class, { schema: { ...body, shardingConfig: { desiredCount: 1 }, replicationConfig: { factor: 1 } }, objects: new Map() });
+      return [200, body];
+    }
+    if (path === "/v1/batch/objects" && method === "POST") {
+      const results = (body.objects as any[]).map((o) => {
+        const k = this.classes.get(o.class);
+        const first = k?.objects.values().next().value as Obj | undefined;
+        const out: any = { class: o.class, id: o.id, properties: o.properties, creationTimeUnix: 1, lastUpdateTimeUnix: 1, result: {} };
+        if (k === undefined) out.result = { errors: { error: [{ message: `class "${o.class}" not found in schema` }] } };
+        else if (first !== undefined && first.vector.length !== o.vector.length) {
+          out.result = { errors: { error: [{ message: `insert to vector index: new node has a vector with length ${o.vector.length}. Existing nodes have vectors with length ${first.vector.length}` }] } };
+        } else k.objects.set(o.id, { id: o.id, vector: o.vector, properties: o.properties });
+        return out;
+      });
+      return [200, this.batchOverride?.(results) ?? results];
+    }
+    if (path === "/v1/batch/objects" && method === "DELETE") {
+      const k = this.classes.get(body.match.class);
+      if (k === undefined) return [422, { error: [{ message: `class ${body.match.class} not found` }] }];
+      const matched = [...k.objects.values()].filter((o) => matches(o, body.match.where));
+      const removed = matched.slice(0, this.deleteLimit);
+      for (const o of removed) k.objects.delete(o.id);
+      return [200, { match: body.match, output: body.output, dryRun: body.dryRun ?? false, results: { matches: matched.length, limit: this.deleteLimit, successful: removed.length, failed: 0 } }];
+    }
+    if (path === "/v1/graphql" && method === "POST") return [200, this.graphql(rec.graphql!)];
+    return [404, { error: [{ message: `no route ${method} ${path}` }] }];
+  }
+
+  private graphql(q: NonNullable<RecordedRequest["graphql"]>): unknown {
+    const k = this.classes.get(q.className);
+    if (k === undefined) throw new Error(`Cannot query field "${q.className}" on type "Get${q.root}Obj".`);
+    let objs = [...k.objects.values()].filter((o) => q.args.where === undefined || matches(o, q.args.where));
+    if (q.root === "Aggregate") return { data: { Aggregate: { [q.className]: [{ meta: { count: objs.length } }] } } };
+    let scored: Array<{ o: Obj; score?: number; distance?: number }>;
+    const dims = k.objects.values().next().value?.vector.length;
+    const near = (vector: number[]): Array<{ o: Obj; distance: number }> => {
+      if (dims !== undefined && vector.length !== dims) throw new Error(`explorer: get class: vector search: object vector search at index ${q.className.toLowerCase()}: vector lengths don't match: ${dims} vs ${vector.length}`);
+      return objs.map((o) => ({ o, distance: 1 - cosine(o.vector, vector) })).sort((a, b) => a.distance - b.distance);
+    };
+    if (q.args.nearVector !== undefined) scored = near(q.args.nearVector.vector);
+    else if (q.args.bm25 !== undefined) scored = bm25(objs, q.args.bm25.query);
+    else if (q.args.hybrid !== undefined) {
+      const h = q.args.hybrid;
+      if (h.fusionType !== "relativeScoreFusion") throw new Error("fake supports relativeScoreFusion only");
+      const alpha = h.alpha ?? 0.75;
+      const vec = near(h.vector).map((r) => ({ o: r.o, score: 1 - r.distance }));
+      const kw = bm25(objs, h.query);
+      const fused = new Map<string, { o: Obj; score: number }>();
+      for (const [leg, weight] of [[vec, alpha], [kw, 1 - alpha]] as const) {
+        const max = Math.max(...leg.map((r) => r.score));
+        const min = Math.min(...leg.map((r) => r.score));
+        for (const r of leg) {
+          const e = fused.get(r.o.id) ?? { o: r.o, score: 0 };
+          e.score += weight * (max === min ? 1 : (r.score - min) / (max - min));
+          fused.set(r.o.id, e);
+        }
+      }
+      scored = [...fused.values()].sort((a, b) => b.score - a.score);
+    } else {
+      objs = objs.sort((a, b) => a.id.localeCompare(b.id));
+      if (q.args.after !== undefined) objs = objs.filter((o) => o.id.localeCompare(String(q.args.after)) > 0);
+      scored = objs.map((o) => ({ o }));
+    }
+    const rows = scored.slice(0, q.args.limit ?? 10).map(({ o, score, distance }) => {
+      const row: any = {};
+      for (const f of q.fields) if (f !== "_additional") row[f] = o.properties[f] ?? null;
+      if (q.fields.includes("_additional")) row._additional = { id: o.id, score: score === undefined ? null : String(score), distance: distance ?? null };
+      return row;
+    });
+    return { data: { Get: { [q.className]: rows } } };
+  }
+}
+
+function describeGraphql(query: string): RecordedRequest["graphql"] {
+  const doc = parse(query);
+  const op = doc.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION) as OperationDefinitionNode;
+  const root = op.selectionSet.selections[0] as FieldNode;
+  const cls = (root.selectionSet as SelectionSetNode).selections[0] as FieldNode;
+  const args = Object.fromEntries((cls.arguments ?? []).map((a) => [a.name.value, valueFromASTUntyped(a.value)]));
+  const fields = (cls.selectionSet?.selections ?? []).map((s) => (s as FieldNode).name.value);
+  return { root: root.name.value, className: cls.name.value, args, fields };
+}
+
+function matches(o: Obj, where: any): boolean {
+  if (where === undefined) return true;
+  if (where.operator === "Or") return where.operands.some((w: any) => matches(o, w));
+  if (where.operator === "And") return where.operands.every((w: any) => matches(o, w));
+  if (where.operator === "Equal") return o.properties[where.path[0]] === (where.valueText ?? where.valueString);
+  throw new Error(`fake does not support where operator ${where.operator}`);
+}
+
+function bm25(objs: Obj[], query: string): Array<{ o: Obj; score: number }> {
+  const tok = (t: string): string[] => t.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const terms = new Set(tok(query));
+  const docs = objs.map((o) => ({ o, toks: tok(String(o.properties.text ?? "")) }));
+  const avg = docs.reduce((s, d) => s + d.toks.length, 0) / Math.max(1, docs.length);
+  return docs
+    .map(({ o, toks }) => {
+      let score = 0;
+      for (const t of terms) {
+        const tf = toks.filter((x) => x === t).length;
+        if (tf === 0) continue;
+        const n = docs.filter((d) => d.toks.includes(t)).length;
+        score += (Math.log(1 + (docs.length - n + 0.5) / (n + 0.5)) * tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * toks.length) / avg));
+      }
+      return { o, score };
+    })
+    .filter((r) => r.score > 0)
+    .sort((a, b) => b.score - a.score);
+}
+
+function cosine(a: number[], b: number[]): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i] * b[i];
+    na += a[i] * a[i];
+    nb += b[i] * b[i];
+  }
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { "content-type": "application/json" }).end(body === undefined ? "" : JSON.stringify(body));
+}
