@@ -64,3 +64,52 @@ export async function call(url: string, init: RequestInit & { json?: unknown } =
 
 /** Resolves after `ms`. */
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** A gate a test opens by hand. */
+export function gate(): { wait: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const wait = new Promise<void>((r) => (open = r));
+  return { wait, open };
+}
+
+/**
+ * Wraps a real tool: `before.search` / `before.ingest` run before the real call (to hold a request in flight),
+ * `counts` says how many calls reached the tool, and `counts.closed` records `close()`.
+ */
+export function instrumented(tool: HierarchicalDocumentTool, before: { search?: () => Promise<void>; ingest?: () => Promise<void> } = {}) {
+  const counts = { searches: 0, ingests: 0, closed: false };
+  const served = {
+    counts,
+    get chunkCount() {
+      return tool.chunkCount;
+    },
+    search: async (...args: Parameters<HierarchicalDocumentTool["search"]>) => {
+      counts.searches++;
+      await before.search?.();
+      return tool.search(...args);
+    },
+    ingest: async (...args: Parameters<HierarchicalDocumentTool["ingest"]>) => {
+      counts.ingests++;
+      await before.ingest?.();
+      return tool.ingest(...args);
+    },
+    section: (id: string) => tool.section(id),
+    define: (term: string) => tool.define(term),
+    listDefinitions: () => tool.listDefinitions(),
+    refs: (id: string) => tool.refs(id),
+    stats: () => tool.stats(),
+    close: async () => {
+      counts.closed = true;
+    },
+  };
+  return served;
+}
+
+/** Polls `cond` every 5 ms until it holds (or fails after `ms`). */
+export async function until(cond: () => boolean, ms = 5_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error("condition not reached in time");
+    await sleep(5);
+  }
+}
