@@ -19,7 +19,7 @@ afterAll(async () => {
 
 /** A gate that is opened in afterAll too, so a failing test cannot leave a request (and the server) hanging. */
 function heldGate() {
-  const g = heldGate();
+  const g = gate();
   cleanups.unshift(async () => g.open());
   return g;
 }
