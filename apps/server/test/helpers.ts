@@ -1,4 +1,5 @@
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -112,4 +113,21 @@ export async function until(cond: () => boolean, ms = 5_000): Promise<void> {
     if (Date.now() > end) throw new Error("condition not reached in time");
     await sleep(5);
   }
+}
+
+/**
+ * Builds the package (tsc) when `dist` is missing or older than `src`, so subprocess tests run current code.
+ * `npm test` builds everything first; this covers running Jest on this folder alone.
+ */
+export function ensureBuilt(): void {
+  const src = join(PACKAGE_DIR, "src");
+  const dist = join(PACKAGE_DIR, "dist");
+  const stale = readdirSync(src).some((f) => {
+    if (!f.endsWith(".ts")) return false;
+    const out = join(dist, f.replace(/\.ts$/, ".js"));
+    return !existsSync(out) || statSync(out).mtimeMs < statSync(join(src, f)).mtimeMs;
+  });
+  if (!stale) return;
+  const res = spawnSync(process.execPath, [resolve(PACKAGE_DIR, "../../node_modules/typescript/bin/tsc"), "-p", join(PACKAGE_DIR, "tsconfig.lib.json")], { encoding: "utf8" });
+  if (res.status !== 0) throw new Error(`building @hierdoc/server failed:\n${res.stdout}${res.stderr}`);
 }
