@@ -47,6 +47,7 @@ export async function sampleTool(index: string): Promise<HierarchicalDocumentToo
 }
 
 /** fetch + JSON body. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests inspect response bodies field by field
 export async function call(url: string, init: RequestInit & { json?: unknown } = {}): Promise<{ status: number; body: any; headers: Headers }> {
   const { json, ...rest } = init;
   const res = await fetch(url, {

@@ -1,32 +1,62 @@
 // Soak: HIERDOC_SOAK_REQUESTS mixed requests (default 2,000; e.g. 10000 for the longer run) at
-// concurrency HIERDOC_SOAK_CONCURRENCY (default 16) against a real server on loopback.
+// concurrency HIERDOC_SOAK_CONCURRENCY (default 16) against a real server in its own process on loopback.
+// The server's RSS and heap come from its own /metrics (after a warm-up of 10% of the requests).
+import { spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { startServer, type RunningServer } from "@hierdoc/server";
-import type { HierarchicalDocumentTool } from "@hierdoc/tool";
-import { sampleTool, workspace } from "./helpers.js";
+import { PACKAGE_DIR, ensureBuilt, sampleTool, workspace } from "./helpers.js";
 
 const TOTAL = Number(process.env.HIERDOC_SOAK_REQUESTS ?? 2_000);
 const CONCURRENCY = Number(process.env.HIERDOC_SOAK_CONCURRENCY ?? 16);
 const TIME_BUDGET_MS = Math.max(120_000, TOTAL * 60);
 
 const ws = workspace();
-let tool: HierarchicalDocumentTool;
-let server: RunningServer;
+let child: ChildProcess | undefined;
+let url = "";
 
 beforeAll(async () => {
-  tool = await sampleTool(ws.index);
-  server = await startServer({ tool, closeTool: false, limits: { perClientConcurrency: CONCURRENCY * 2 } });
-});
+  ensureBuilt();
+  const tool = await sampleTool(ws.index);
+  await tool.close();
+  child = spawn(process.execPath, ["--expose-gc", join(PACKAGE_DIR, "test/fixtures/http-server.mjs"), ws.index, String(CONCURRENCY * 2)], {
+    cwd: PACKAGE_DIR,
+    env: { ...process.env, NODE_OPTIONS: "" },
+    stdio: ["ignore", "pipe", "inherit", "ipc"],
+  });
+  const first = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child!.stdout! }).once("line", resolve);
+    child!.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  url = (JSON.parse(first) as { url: string }).url;
+}, 120_000);
 
 afterAll(async () => {
-  await server?.close();
-  await tool?.close();
+  if (child && child.exitCode === null) {
+    const exited = new Promise((r) => child!.once("exit", r));
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child?.kill("SIGKILL"), 5_000);
+    await exited;
+    clearTimeout(timer);
+  }
   ws.cleanup();
 });
+
+async function serverMemory(): Promise<{ rss: number; heap: number; text: string }> {
+  await new Promise<void>((resolve) => {
+    child!.once("message", () => resolve());
+    child!.send("gc");
+  });
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)`, "m").exec(text)?.[1] ?? NaN);
+  return { rss: value("hierdoc_process_resident_memory_bytes"), heap: value("hierdoc_nodejs_heap_size_used_bytes"), text };
+}
 
 const QUERIES = ["erase a port record", "pump maintenance schedule", "garden plot allocation", "Section 4", "who is the Commissioner", "valve inspection", "data subject access"];
 const SECTIONS = ["Section 1", "Section 2", "Section 3", "Section 4"];
 const TERMS = ["port record", "port authorities", "contractor", "data subject"];
+
+const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
 
 interface Planned {
   kind: string;
@@ -61,16 +91,18 @@ describe(`soak: ${TOTAL} mixed requests at concurrency ${CONCURRENCY}`, () => {
   it(
     "serves every request with its expected status and no 5xx",
     async () => {
-      const rssBefore = process.memoryUsage().rss;
       const latencies: number[] = [];
       const statuses = new Map<number, number>();
       const unexpected: string[] = [];
       let next = 0;
+      let before: { rss: number; heap: number } | undefined;
+      const warmUp = Math.floor(TOTAL / 10);
       const t0 = performance.now();
       const worker = async () => {
         while (next < TOTAL && performance.now() - t0 < TIME_BUDGET_MS) {
           const i = next++;
-          const p = plan(i, server.url);
+          if (i === warmUp) before = await serverMemory();
+          const p = plan(i, url);
           const s = performance.now();
           const res = await p.send();
           await res.arrayBuffer();
@@ -83,18 +115,19 @@ describe(`soak: ${TOTAL} mixed requests at concurrency ${CONCURRENCY}`, () => {
       const seconds = (performance.now() - t0) / 1000;
       latencies.sort((a, b) => a - b);
       const pct = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
-      const rssAfter = process.memoryUsage().rss;
+      const after = await serverMemory();
       const fivexx = [...statuses].filter(([s]) => s >= 500).reduce((n, [, c]) => n + c, 0);
       console.log(
         `soak: ${latencies.length} requests in ${seconds.toFixed(1)} s (${(latencies.length / seconds).toFixed(0)} req/s), concurrency ${CONCURRENCY}; ` +
           `p50 ${pct(0.5).toFixed(1)} ms, p99 ${pct(0.99).toFixed(1)} ms, max ${latencies[latencies.length - 1].toFixed(1)} ms; ` +
           `statuses ${JSON.stringify(Object.fromEntries(statuses))}; 5xx ${fivexx}; ` +
-          `RSS ${(rssBefore / 2 ** 20).toFixed(0)} MB → ${(rssAfter / 2 ** 20).toFixed(0)} MB (test process holds client and server)`,
+          `server RSS ${mb(before!.rss)} → ${mb(after.rss)} MB, heap used after GC ${mb(before!.heap)} → ${mb(after.heap)} MB (after ${warmUp} warm-up requests → end)`,
       );
       expect(latencies.length).toBe(TOTAL);
       expect(fivexx).toBe(0);
       expect(unexpected).toEqual([]);
-      const metrics = await (await fetch(`${server.url}/metrics`)).text();
+      expect(after.heap - before!.heap).toBeLessThan(32 * 2 ** 20);
+      const metrics = after.text;
       const served = [...metrics.matchAll(/^hierdoc_http_requests_total\{[^}]*route="(?:\/search|\/sections\/:id|\/definitions\/:term)"[^}]*\} (\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
       expect(served).toBe(TOTAL);
     },
