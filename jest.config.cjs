@@ -10,4 +10,4 @@ for (const group of ["packages", "apps", "tools"]) {
     if (fs.existsSync(path.join(p, "jest.config.cjs"))) projects.push(p);
   }
 }
-module.exports = { projects };
+module.exports = { projects, testTimeout: 60000 };

@@ -25,6 +25,8 @@ interface Raw {
   start: number;
   end: number;
   section: SectionNode | undefined;
+  /** Ids of heading-only ancestor sections whose headings were merged in front of this piece. */
+  headings?: string[];
 }
 
 const BIG_SEGMENT = 40_000;
@@ -135,12 +137,13 @@ export function chunkSections(
   if (firstStart > 0) raws.push({ start: 0, end: firstStart, section: undefined });
   for (const n of nodes) if (n.parent < 0) visit(n);
 
+  const merged = mergeHeadingOnly(text, nodes, raws, (s, e) => fits(s, e, max));
   const chunks: Chunk[] = [];
   const unitStarts = nodes.filter((n) => n.paragraph);
   let ui = 0;
   let ri = 0;
   const removedSorted = [...removed].sort((x, y) => x[0] - y[0]);
-  for (const raw of raws) {
+  for (const raw of merged) {
     for (const [s, e] of subtract(raw.start, raw.end, removedSorted, () => ri, (v) => (ri = v))) {
       const a = skipSpace(text, s, e);
       const b = trimEndAt(text, a, e);
@@ -154,7 +157,7 @@ export function chunkSections(
       }
       for (const p of pieces) {
         while (ui < unitStarts.length && unitStarts[ui].start < p.start) ui++;
-        const unitIds: string[] = [];
+        const unitIds: string[] = p.start === skipSpace(text, raw.start, raw.end) ? [...(raw.headings ?? [])] : [];
         for (let k = ui; k < unitStarts.length && unitStarts[k].start < p.end; k++) unitIds.push(unitStarts[k].sectionId);
         const content = text.slice(p.start, p.end);
         const sec = raw.section;
@@ -178,6 +181,42 @@ export function chunkSections(
     }
   }
   return chunks;
+}
+
+/**
+ * A heading with no text of its own ("## Chapter III", "### Section 3 — Rectification and erasure") is not
+ * a useful chunk: it matches every query about its title and says nothing. Such a piece is merged in
+ * front of the next piece when that piece belongs to one of its descendants and the two fit together;
+ * the heading's section id is kept as a unit id of the merged chunk, so exact lookups still find it.
+ */
+function mergeHeadingOnly(text: string, nodes: SectionNode[], raws: Raw[], fitsTogether: (s: number, e: number) => boolean): Raw[] {
+  const out: Raw[] = [];
+  const isDescendant = (child: SectionNode, ancestor: SectionNode): boolean => {
+    for (let p = child.parent; p >= 0; p = nodes[p].parent) if (nodes[p] === ancestor) return true;
+    return false;
+  };
+  for (let i = 0; i < raws.length; i++) {
+    const r = raws[i];
+    const next = raws[i + 1];
+    if (
+      r.section &&
+      next?.section &&
+      next.start === r.end &&
+      isHeadingOnly(text, r) &&
+      isDescendant(next.section, r.section) &&
+      fitsTogether(r.start, next.end)
+    ) {
+      raws[i + 1] = { ...next, start: r.start, headings: [...(r.headings ?? []), r.section.sectionId] };
+      continue;
+    }
+    out.push(r);
+  }
+  return out;
+}
+
+function isHeadingOnly(text: string, r: Raw): boolean {
+  const body = text.slice(r.start, r.end).replace(/^\s*[^\n]*\n?(?:[=-]{2,}\s*\n)?/, "");
+  return body.split(/\s+/).filter(Boolean).length < 5;
 }
 
 function subtract(

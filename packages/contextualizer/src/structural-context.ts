@@ -1,7 +1,16 @@
 import type { ContextGenerator, ContextRequest, ContextResult } from "@hierdoc/core";
 
+/** Parts a structural context can hold, in this order. */
+export type StructuralPart = "document" | "chain" | "section" | "terms";
+
 /** Options of {@link StructuralContextGenerator}. */
 export interface StructuralContextOptions {
+  /**
+   * What the context holds. Default `["section"]`: the section's own title. Measured on ObliQA dev
+   * (docs/benchmarks.md): the title alone helps the keyword leg; the whole parent chain and the term
+   * list repeat words across sibling chunks and lower both legs.
+   */
+  parts?: StructuralPart[];
   /** Defined terms a chunk uses (from the corpus' definitions), listed in the context. */
   termsFor?: (request: ContextRequest) => string[];
   /** At most this many terms are listed. Default 8. */
@@ -9,9 +18,9 @@ export interface StructuralContextOptions {
 }
 
 /**
- * Offline context for a chunk, used when no LLM is configured: document title, parent chain,
- * section id and title, and the defined terms the chunk uses, e.g.
- * `Regulation (EU) 2016/679 › Chapter III › Section 3 › Article 17 — Right to erasure. Terms: personal data, controller.`
+ * Offline context for a chunk, used when no LLM is configured: by default the section's own title
+ * (`Article 17 — Right to erasure (‘right to be forgotten’)`); optionally the document title, the parent
+ * chain and the defined terms the chunk uses.
  */
 export class StructuralContextGenerator implements ContextGenerator {
   readonly id = "structural:v1";
@@ -29,14 +38,17 @@ export class StructuralContextGenerator implements ContextGenerator {
   /** The context text for one chunk. */
   contextFor(request: ContextRequest): string {
     const { document, chunk } = request;
-    const parts: string[] = [];
-    if (document.title) parts.push(document.title);
-    parts.push(...chunk.parentChain);
+    const parts = new Set(this.options.parts ?? ["section"]);
+    const out: string[] = [];
+    if (parts.has("document") && document.title) out.push(document.title);
+    if (parts.has("chain")) out.push(...chunk.parentChain);
     const own = chunk.sectionTitle && chunk.sectionTitle !== chunk.sectionId ? chunk.sectionTitle : chunk.sectionId;
-    if (own && parts[parts.length - 1] !== own) parts.push(own);
-    let text = parts.filter(Boolean).join(" › ");
-    const terms = this.options.termsFor?.(request).slice(0, this.options.maxTerms ?? 8) ?? [];
-    if (terms.length > 0) text += `${text ? ". " : ""}Terms: ${terms.join(", ")}.`;
+    if (parts.has("section") && own && out[out.length - 1] !== own) out.push(own);
+    let text = out.filter(Boolean).join(" › ");
+    if (parts.has("terms")) {
+      const terms = this.options.termsFor?.(request).slice(0, this.options.maxTerms ?? 8) ?? [];
+      if (terms.length > 0) text += `${text ? ". " : ""}Terms: ${terms.join(", ")}.`;
+    }
     return text;
   }
 }

@@ -46,17 +46,29 @@ export const KeywordIndexConfigSchema = z.strictObject({
   timeout_seconds: z.number().int().min(1).max(120).default(10),
 });
 
+/**
+ * Default leg weights, tuned on ObliQA dev with the offline GloVe embedder (docs/benchmarks.md): the dense
+ * leg adds recall at a low weight and costs precision at a high one; exact-id lookups ("Article 17") are
+ * lifted to rank 1 whatever the weight, so the exact weight only matters for ids inside longer questions.
+ */
+export const DEFAULT_WEIGHTS = { semantic: 0.2, keyword: 1, exact: 0.1 } as const;
+
 /** `search` of a tool entry. */
 export const SearchConfigSchema = z.strictObject({
   top_k: z.number().int().min(1).max(100).default(10),
   rrf_k: z.number().positive().default(60),
+  /**
+   * `convex` (default: min-max normalised scores, weighted and summed) or `rrf` (weighted reciprocal rank
+   * fusion). On ObliQA dev convex keeps BM25's confidence where RRF flattens it (docs/benchmarks.md).
+   */
+  fusion: z.enum(["rrf", "convex"]).default("convex"),
   weights: z
     .strictObject({
-      semantic: z.number().min(0).default(1),
-      keyword: z.number().min(0).default(1),
-      exact: z.number().min(0).default(1),
+      semantic: z.number().min(0).default(DEFAULT_WEIGHTS.semantic),
+      keyword: z.number().min(0).default(DEFAULT_WEIGHTS.keyword),
+      exact: z.number().min(0).default(DEFAULT_WEIGHTS.exact),
     })
-    .default({ semantic: 1, keyword: 1, exact: 1 }),
+    .default(DEFAULT_WEIGHTS),
 });
 
 /** `chunking` of a tool entry. */
@@ -86,7 +98,7 @@ export const ToolConfigSchema = z.strictObject({
     verify_certs: true,
     timeout_seconds: 10,
   }),
-  search: SearchConfigSchema.default({ top_k: 10, rrf_k: 60, weights: { semantic: 1, keyword: 1, exact: 1 } }),
+  search: SearchConfigSchema.default({ top_k: 10, rrf_k: 60, fusion: "convex", weights: { ...DEFAULT_WEIGHTS } }),
 });
 
 /** A validated tool entry with defaults applied. */

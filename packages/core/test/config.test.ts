@@ -5,7 +5,7 @@ describe("ToolConfigSchema", () => {
   it("applies the plan's defaults to a minimal entry", () => {
     const cfg = ToolConfigSchema.parse({ name: "legal_docs", type: "hierarchical_document", source: "./docs" });
     expect(cfg.chunking.max_chunk_tokens).toBe(800);
-    expect(cfg.search).toEqual({ top_k: 10, rrf_k: 60, weights: { semantic: 1, keyword: 1, exact: 1 } });
+    expect(cfg.search).toEqual({ top_k: 10, rrf_k: 60, fusion: "convex", weights: { semantic: 0.2, keyword: 1, exact: 0.1 } });
     expect(cfg.embedding.provider).toBe("glove");
     expect(cfg.vector_store.provider).toBe("in-memory");
     expect(cfg.keyword_index.provider).toBe("in-memory");

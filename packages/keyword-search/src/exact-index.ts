@@ -32,8 +32,8 @@ interface Posting {
   own: boolean;
 }
 
-/** Score tiers: own section id with the query's kind, own id bare, unit with kind, unit bare, phrase. */
-export const EXACT_TIERS = { ownKind: 4, ownBare: 3, unitKind: 2, unitBare: 1, phrase: 0.5 } as const;
+/** Score tiers: own section id with the query's kind, unit with the kind, own id bare, unit bare, phrase. */
+export const EXACT_TIERS = { ownKind: 4, unitKind: 3, ownBare: 2, unitBare: 1, phrase: 0.5 } as const;
 
 /** Kinds that, next to a more specific id ("title 35 section 101"), only qualify it and are not looked up. */
 const CONTAINER_KINDS = new Set(["title", "chapter", "part"]);

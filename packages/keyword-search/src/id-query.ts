@@ -6,6 +6,8 @@ const LOOKUP_WORDS = new Set([
   "subsection", "chapter", "part", "schedule", "appendix", "annex", "title", "clause", "regulation", "recital",
   "say", "says", "said", "state", "states", "provide", "provides", "cover", "covers", "mean", "means", "text",
   "show", "tell", "read", "full", "exactly", "contents", "content", "under", "pursuant", "according", "about",
+  "what", "which", "does", "do", "did", "how", "where", "when", "who", "whom", "whose", "why", "can", "could",
+  "may", "me", "i", "we", "you", "please", "give", "find", "look", "up", "see", "require", "requires",
 ]);
 
 /**

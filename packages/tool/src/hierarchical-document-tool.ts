@@ -9,6 +9,7 @@ import {
   type DefinitionEntry,
   type Embedder,
   type KeywordIndex,
+  type ScoredId,
   type SearchFilters,
   type SearchMode,
   type SearchResponse,
@@ -17,13 +18,14 @@ import {
 } from "@hierdoc/core";
 import { StructuralContextGenerator } from "@hierdoc/contextualizer";
 import { SectionResolver, TermIndex } from "@hierdoc/definitions";
-import { Bm25Index, ExactIndex } from "@hierdoc/keyword-search";
+import { Bm25Index, ExactIndex, isIdLookupQuery } from "@hierdoc/keyword-search";
 import { SearchRouter } from "@hierdoc/hybrid-fusion";
 import { Catalog } from "./catalog.js";
 import { runIngest, type IngestContext } from "./ingest-pipeline.js";
 import type { IngestProgress, IngestReport } from "./ingest-types.js";
 import { acquireIndexLock } from "./index-lock.js";
 import { buildResults } from "./search-results.js";
+import { TitlePhraseIndex } from "./title-phrase.js";
 
 /** Where a tool keeps its persisted derived indexes and what it is built from. */
 export interface ToolOptions {
@@ -68,6 +70,7 @@ export class HierarchicalDocumentTool {
   readonly store: VectorStoreAdapter;
   readonly embedder: Embedder;
   private readonly catalog = new Catalog();
+  private readonly titles = new TitlePhraseIndex(this.catalog);
   private exact = new ExactIndex();
   private terms = new TermIndex([]);
   private resolver = new SectionResolver([]);
@@ -148,10 +151,11 @@ export class HierarchicalDocumentTool {
       const report = await runIngest(sources, ctx);
       const t = performance.now();
       if (this.ownsKeyword && this.keyword instanceof Bm25Index) {
-        await this.keyword.save(join(this.indexDir, "keyword"), { fingerprint: this.catalog.fingerprint() });
+        await this.keyword.save(join(this.indexDir, "keyword"), { fingerprint: this.keywordFingerprint() });
       }
       report.timingsMs.persist = (report.timingsMs.persist ?? 0) + (performance.now() - t);
       this.rebuildResolver();
+      this.titles.invalidate();
       return report;
     } finally {
       await lock.release();
@@ -172,15 +176,20 @@ export class HierarchicalDocumentTool {
     return tracer.startActiveSpan("hierarchical_document.search", async (span) => {
       try {
         const allowIds = this.allowedIds(options.filters);
+        const titleHits = mode === "hybrid" || mode === "exact" ? this.titles.lookup(query) : [];
+        const exact = this.exact;
         const router = new SearchRouter({
           store: this.store,
           keyword: this.keyword,
-          exact: this.exact,
+          exact: {
+            lookup: (q, opts) => mergeExactHits(exact.lookup(q, opts), titleHits, opts?.allowIds),
+          },
           embedder: this.embedder,
           weights: this.config.search.weights,
           rrfK: this.config.search.rrf_k,
+          fusion: this.config.search.fusion,
         });
-        const routed = await router.search(query, { topK, mode, allowIds });
+        const routed = await router.search(query, { topK, mode, allowIds, liftExact: isIdLookupQuery(query) || titleHits.length > 0 });
         for (const w of routed.warnings) this.warn(w);
         const t = performance.now();
         const records = await this.store.get(routed.hits.map((h) => h.id));
@@ -316,9 +325,14 @@ export class HierarchicalDocumentTool {
     );
   }
 
+  /** Identity of the data and settings the persisted keyword index must match. */
+  private keywordFingerprint(): string {
+    return `${this.config.keyword_index.variant}:${this.catalog.fingerprint()}`;
+  }
+
   private async loadOrRebuildKeyword(records: ChunkRecord[]): Promise<void> {
     const dir = join(this.indexDir, "keyword");
-    const fingerprint = this.catalog.fingerprint();
+    const fingerprint = this.keywordFingerprint();
     let loaded: Bm25Index | null = null;
     try {
       loaded = await Bm25Index.load(dir);
@@ -335,6 +349,14 @@ export class HierarchicalDocumentTool {
     this.keyword = index;
     if (records.length > 0) await index.save(dir, { fingerprint });
   }
+}
+
+/** Exact-id hits plus title-phrase hits (an id hit keeps its higher score), best first. */
+function mergeExactHits(ids: ScoredId[], titles: ScoredId[], allow?: ReadonlySet<string>): ScoredId[] {
+  if (titles.length === 0) return ids;
+  const best = new Map(ids.map((h) => [h.id, h.score]));
+  for (const t of titles) if ((!allow || allow.has(t.id)) && !((best.get(t.id) ?? -1) >= t.score)) best.set(t.id, t.score);
+  return [...best].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score);
 }
 
 /** True when `id` starts with `prefix` at an id boundary: "Section 4" matches "Section 4(2)" and "4.1", not "Section 40". */

@@ -37,6 +37,9 @@ export interface IngestContext {
 
 const EMBED_BATCH = 64;
 
+/** Prefix of the stored file hash of a file indexed with missing contexts (re-processed next time). */
+export const INCOMPLETE_CONTEXT = "incomplete-context:";
+
 /**
  * Runs one incremental ingest: expands sources, skips unchanged files, converts, parses, extracts
  * definitions and references, writes contexts, embeds, and replaces each changed file's chunks in the
@@ -149,13 +152,16 @@ async function buildRecords(
       else contexts.set(r.chunkId, r.context);
     }
   }
+  // A file whose contexts did not all come back is stored under a marked hash, so the next ingest
+  // processes it again (its successful contexts come from the generator's cache).
+  const storedHash = failures > 0 ? `${INCOMPLETE_CONTEXT}${fileHash}` : fileHash;
   const records: ChunkRecord[] = parsed.chunks.map((chunk) => {
     const context = contexts.get(chunk.id) ?? "";
     return {
       ...chunk,
       context,
       indexedText: context ? `${context}\n\n${chunk.content}` : chunk.content,
-      fileHash,
+      fileHash: storedHash,
       fileChunkCount: parsed.chunks.length,
       fileType: doc.fileType,
       sectionAliases: sectionAliases.get(chunk.sectionId) ?? [],

@@ -1,0 +1,67 @@
+import type { ScoredId } from "@hierdoc/core";
+import type { Catalog } from "./catalog.js";
+
+/** Words at most, for a query to be read as a section title. */
+const MAX_QUERY_WORDS = 6;
+/** More matching sections than this means the phrase is too common to be a title lookup. */
+const MAX_SECTIONS = 3;
+/** Exact-leg score of a title phrase hit: below own-id hits (4), above unit and bare-number hits. */
+export const TITLE_PHRASE_SCORE = 3.5;
+
+/**
+ * Finds sections whose title contains a short query as a whole phrase ("right to erasure" →
+ * "Article 17 — Right to erasure (‘right to be forgotten’)"): a user who types a section's title means
+ * that section, as surely as one who types its number. Built lazily from the catalog.
+ */
+export class TitlePhraseIndex {
+  private titles: Array<{ text: string; chunkId: string }> | null = null;
+
+  constructor(private readonly catalog: Catalog) {}
+
+  /** Forgets the titles (call after the catalog changed). */
+  invalidate(): void {
+    this.titles = null;
+  }
+
+  /** The first chunk of each section whose title holds the query as a phrase; empty when none or too many. */
+  lookup(query: string): ScoredId[] {
+    const q = normalize(query);
+    const words = q.split(" ").filter(Boolean);
+    if (words.length === 0 || words.length > MAX_QUERY_WORDS || !/\p{L}/u.test(q)) return [];
+    const needle = ` ${q} `;
+    const hits: ScoredId[] = [];
+    for (const t of this.build()) {
+      if (!t.text.includes(needle)) continue;
+      hits.push({ id: t.chunkId, score: TITLE_PHRASE_SCORE });
+      if (hits.length > MAX_SECTIONS) return [];
+    }
+    return hits;
+  }
+
+  private build(): Array<{ text: string; chunkId: string }> {
+    if (this.titles) return this.titles;
+    const first = new Map<string, { chunkIndex: number; chunkId: string; title: string }>();
+    for (const e of this.catalog.all()) {
+      if (!e.sectionTitle) continue;
+      const key = `${e.sourcePath}\u0000${e.sectionId}`;
+      const seen = first.get(key);
+      if (!seen || e.chunkIndex < seen.chunkIndex) first.set(key, { chunkIndex: e.chunkIndex, chunkId: e.id, title: stripId(e.sectionTitle, e.sectionId) });
+    }
+    this.titles = [...first.values()].filter((t) => t.title).map((t) => ({ text: ` ${normalize(t.title)} `, chunkId: t.chunkId }));
+    return this.titles;
+  }
+}
+
+/** The title without its leading number: "Article 17 — Right to erasure" → "Right to erasure". */
+function stripId(title: string, sectionId: string): string {
+  const t = title.trim();
+  if (sectionId && t.toLowerCase().startsWith(sectionId.toLowerCase())) return t.slice(sectionId.length).replace(/^[\s.:—–-]+/, "");
+  return t.replace(/^[§\s]*[\p{N}][\p{N}.()\p{L}]*[\s.:—–-]+/u, "");
+}
+
+function normalize(s: string): string {
+  return s
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
+}
