@@ -62,11 +62,11 @@ async function exercise(client: Client): Promise<void> {
   expect(bad.isError).toBe(true);
 }
 
-describe("MCP over stdio (subprocess)", () => {
+describe("MCP over stdio (the built dist/mcp-stdio-main.js entry as a subprocess)", () => {
   it("lists the three tools and answers search_documents, get_section, lookup_definition", async () => {
     stdioTransport = new StdioClientTransport({
       command: process.execPath,
-      args: [join(PACKAGE_DIR, "test/fixtures/mcp-stdio.mjs"), ws.index],
+      args: [join(PACKAGE_DIR, "dist/mcp-stdio-main.js"), "--index", ws.index],
       cwd: PACKAGE_DIR,
       stderr: "pipe",
     });
