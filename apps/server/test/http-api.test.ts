@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import fc from "fast-check";
 import { startServer, type RunningServer } from "@hierdoc/server";
 import type { HierarchicalDocumentTool } from "@hierdoc/tool";
 import { call, sampleTool, workspace } from "./helpers.js";
@@ -173,5 +174,33 @@ describe("operations", () => {
       req.end();
     });
     expect(status).toBe(403);
+  });
+});
+
+describe("hostile input", () => {
+  it("random JSON bodies to /search get 200 or 400, never 5xx", async () => {
+    const body = fc.oneof(
+      fc.jsonValue(),
+      fc.record({ query: fc.string(), top_k: fc.oneof(fc.integer(), fc.double(), fc.string()), mode: fc.string() }, { requiredKeys: [] }),
+      fc.record({ query: fc.string({ minLength: 1 }), filters: fc.record({ source: fc.string(), section_prefix: fc.string(), chunk_type: fc.string() }, { requiredKeys: [] }) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(body, async (json) => {
+        const { status, body: res } = await call(`${server.url}/search`, { json });
+        expect([200, 400]).toContain(status);
+        if (status === 400) expect(res.error.code).toBe("E_INVALID_ARGUMENT");
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("random ids and terms in the path get 200, 400 or 404, never 5xx", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom("sections", "definitions", "refs"), fc.string({ minLength: 1, maxLength: 80 }), async (route, id) => {
+        const { status } = await call(`${server.url}/${route}/${encodeURIComponent(id)}`);
+        expect([200, 400, 404]).toContain(status);
+      }),
+      { numRuns: 150 },
+    );
   });
 });
