@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { HierdocError, ToolConfigSchema, type Embedder, type ToolConfig, type VectorStoreAdapter } from "@hierdoc/core";
+import { createContextGenerator } from "@hierdoc/contextualizer";
 import { createEmbedder } from "@hierdoc/embeddings";
 import { MemoryStore } from "@hierdoc/store-adapters-memory";
 import { HierarchicalDocumentTool, loadToolConfig, redactConfig } from "@hierdoc/tool";
@@ -119,7 +120,11 @@ export async function openTool(
     });
   }
   const config = resolveConfig(opts, sources);
+  // An LLM context writer only when the config names one; otherwise the tool's structural context.
+  const contextGenerator = config.context_model
+    ? createContextGenerator(config, { cacheDir: join(indexDir, "contexts"), env: (name) => process.env[name], configPath: opts.tool ? `tool ${opts.tool}` : undefined })
+    : undefined;
   const embedder = await createConfiguredEmbedder(config, onProgress);
   const store = createStore(config, indexDir);
-  return HierarchicalDocumentTool.open({ config, indexDir, store, embedder, onWarning });
+  return HierarchicalDocumentTool.open({ config, indexDir, store, embedder, onWarning, contextGenerator });
 }

@@ -76,7 +76,8 @@ export class HierarchicalDocumentTool {
   private resolver = new SectionResolver([]);
   private keyword: KeywordIndex;
   private readonly ownsKeyword: boolean;
-  private readonly contextGenerator: ContextGenerator | undefined;
+  /** The context writer in use (LLM, structural, or none). */
+  readonly contextGenerator: ContextGenerator | undefined;
   private readonly warn: (message: string) => void;
   private definitions = new Map<string, DefinitionEntry[]>();
   /** Milliseconds spent opening (store load + derived index rebuild). */

@@ -1,4 +1,6 @@
+import { addContextUsage, isLlmContextGenerator, type ContextUsage } from "@hierdoc/contextualizer";
 import type { IngestReport } from "@hierdoc/tool";
+import { join } from "node:path";
 import { ExitCode } from "../exit-codes.js";
 import { errorJson } from "../format.js";
 import { err, ms, out } from "../io.js";
@@ -31,6 +33,11 @@ export async function ingestCommand(paths: string[], opts: IngestCommandOptions)
     progress.stop();
   }
   writeManifest(indexDirOf(opts), tool);
+  let usage: ContextUsage | undefined;
+  if (isLlmContextGenerator(tool.contextGenerator)) {
+    usage = tool.contextGenerator.usage();
+    await addContextUsage(join(indexDirOf(opts), "contexts"), usage);
+  }
   await tool.close();
   const elapsed = performance.now() - t0;
   const failed = report.files.filter((f) => f.outcome === "failed");
@@ -53,11 +60,12 @@ export async function ingestCommand(paths: string[], opts: IngestCommandOptions)
         tokens: report.tokens,
         bytes: report.bytes,
         context_failures: report.contextFailures,
+        ...(usage ? { llm_usage: usage } : {}),
         timings_ms: Object.fromEntries(Object.entries({ ...report.timingsMs, open: tool.openMs, total: elapsed }).map(([k, v]) => [k, Math.round(v)])),
       }) + "\n",
     );
   } else {
-    await out(summary(report, elapsed, indexDirOf(opts)));
+    await out(summary(report, elapsed, indexDirOf(opts)) + (usage ? usageLine(usage) : ""));
   }
   return failed.length > 0 ? ExitCode.partial : ExitCode.ok;
 }
@@ -74,4 +82,12 @@ function summary(r: IngestReport, elapsedMs: number, indexDir: string): string {
   ];
   if (r.contextFailures > 0) lines.push(`contexts: ${r.contextFailures} chunk(s) indexed without context; they are retried on the next ingest`);
   return lines.join("\n") + "\n";
+}
+
+function usageLine(u: ContextUsage): string {
+  const lines = u.models.map(
+    (m) =>
+      `llm ${m.model}: ${m.requests} calls (${m.cachedContexts} contexts from cache, ${m.failures} failed, ${m.retries} retries); tokens in ${m.inputTokens}, cache write ${m.cacheCreationInputTokens}, cache read ${m.cacheReadInputTokens}, out ${m.outputTokens}${m.costUsd == null ? "" : `; ≈ $${m.costUsd.toFixed(4)}`}`,
+  );
+  return lines.join("\n") + (lines.length ? "\n" : "");
 }
