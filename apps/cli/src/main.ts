@@ -1,9 +1,11 @@
 import { Command, CommanderError, Option } from "commander";
 import { isHierdocError } from "@hierdoc/core";
+import { evalCommand } from "./commands/eval.js";
 import { ingestCommand } from "./commands/ingest.js";
 import { inspectCommand } from "./commands/inspect.js";
 import { defineCommand, refsCommand, sectionCommand, statsCommand } from "./commands/lookup.js";
 import { searchCommand } from "./commands/search.js";
+import { serveCommand } from "./commands/serve.js";
 import { ExitCode, exitCodeFor } from "./exit-codes.js";
 import { errorJson } from "./format.js";
 import { err } from "./io.js";
@@ -71,6 +73,28 @@ export function buildProgram(result: { code: number }): Command {
     run((id: string, opts: object) => refsCommand(id, opts)),
   );
   configOpts(program.command("stats").description("what the index holds").addOption(indexOpt()).option("--json", "print JSON")).action(run((opts: object) => statsCommand(opts)));
+  configOpts(
+    program
+      .command("eval")
+      .description("score the index against qrels (passage-projected Recall@k, MAP, MRR, nDCG), all queries in one process")
+      .requiredOption("--qrels <file>", "hierdoc-qrels JSON (see tools/qrels)")
+      .addOption(indexOpt())
+      .option("--k <n>", "cut-off and passage budget (default 10)")
+      .addOption(new Option("--mode <mode>", "retrieval mode").choices(["hybrid", "semantic", "keyword", "exact"]).default("hybrid"))
+      .option("--per-query <file>", "write one JSON line per query for error analysis")
+      .option("--json", "print the metrics as JSON"),
+  ).action(run((opts: object) => evalCommand(opts)));
+  configOpts(
+    program
+      .command("serve")
+      .description("serve the index over HTTP (JSON API + MCP at /mcp), or over stdio with --mcp; ingest needs HIERDOC_SERVER_TOKEN")
+      .addOption(indexOpt())
+      .option("--port <port>", "HTTP port (default 8787; 0 picks a free one)")
+      .option("--host <host>", "listen address (default 127.0.0.1)")
+      .option("--mcp", "serve MCP on stdin/stdout instead of HTTP")
+      .option("--ingest-root <dir>", "folder POST /ingest may read from (repeatable)", collect)
+      .option("--cors-origin <origin>", "allow this browser origin (repeatable; CORS is off by default)", collect),
+  ).action(run((opts: object) => serveCommand(opts)));
   return program;
 }
 

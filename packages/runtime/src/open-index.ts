@@ -1,0 +1,51 @@
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { HierdocError, type Embedder, type ToolConfig } from "@hierdoc/core";
+import { createContextGenerator } from "@hierdoc/contextualizer";
+import { createEmbedder } from "@hierdoc/embeddings";
+import { HierarchicalDocumentTool } from "@hierdoc/tool";
+import { createStore } from "./create-store.js";
+import { indexDirOf, readManifest, type IndexLocation } from "./index-folder.js";
+import { resolveConfig, type Env } from "./resolve-config.js";
+
+/** The cache folder for converted word vectors: HIERDOC_CACHE_DIR, else $XDG_CACHE_HOME/hierdoc, else ~/.cache/hierdoc. */
+export function cacheDirOf(env: Env): string {
+  return env("HIERDOC_CACHE_DIR") || join(env("XDG_CACHE_HOME") || join(homedir(), ".cache"), "hierdoc");
+}
+
+/** Creates the embedder a config names (GloVe by default, cached under {@link cacheDirOf}). */
+export async function createConfiguredEmbedder(config: ToolConfig, env: Env, onProgress?: (msg: string) => void): Promise<Embedder> {
+  return createEmbedder(config.embedding, { cacheDir: cacheDirOf(env), onProgress });
+}
+
+/** Options of {@link openIndex}. */
+export interface OpenIndexOptions {
+  /** A missing index is an error (search, section, …) rather than a new one (ingest). */
+  mustExist: boolean;
+  env: Env;
+  /** Sources for the default config when neither a config file nor a manifest names them. */
+  sources?: string[];
+  onWarning?: (message: string) => void;
+  onProgress?: (message: string) => void;
+}
+
+/**
+ * Opens the tool over an index folder: config (file, manifest or defaults), store adapter, embedder and,
+ * when `context_model` is set, the LLM context writer with its cache in `<index>/contexts`.
+ * @throws HierdocError E_INDEX_MISSING when `mustExist` and the folder has no index; E_CONFIG; store errors.
+ */
+export async function openIndex(loc: IndexLocation, options: OpenIndexOptions): Promise<HierarchicalDocumentTool> {
+  const indexDir = indexDirOf(loc);
+  if (options.mustExist && !readManifest(indexDir)) {
+    throw new HierdocError("E_INDEX_MISSING", `no index in ${indexDir}: run \`hierdoc ingest PATH\` first (or pass --index DIR)`, {
+      details: { file: indexDir },
+    });
+  }
+  const config = resolveConfig(loc, options.env, options.sources);
+  const contextGenerator = config.context_model
+    ? createContextGenerator(config, { cacheDir: join(indexDir, "contexts"), env: options.env, configPath: loc.tool ? `tool ${loc.tool}` : undefined })
+    : undefined;
+  const embedder = await createConfiguredEmbedder(config, options.env, options.onProgress);
+  const store = await createStore(config, indexDir, options.env);
+  return HierarchicalDocumentTool.open({ config, indexDir, store, embedder, onWarning: options.onWarning, contextGenerator });
+}
