@@ -17,7 +17,7 @@ import { convertFile } from "@hierdoc/convert";
 import { extractCrossReferences, extractDefinitions } from "@hierdoc/definitions";
 import type { ExactIndex } from "@hierdoc/keyword-search";
 import type { Catalog } from "./catalog.js";
-import type { FileReport, IngestProgress, IngestReport } from "./ingest-types.js";
+import type { IngestProgress, IngestReport } from "./ingest-types.js";
 import { expandSources, isUnderRoots } from "./source-files.js";
 
 /** Everything an ingest run reads and writes. */
