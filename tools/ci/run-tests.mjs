@@ -27,7 +27,7 @@ if (!skipBuild) {
 
 const dir = mkdtempSync(join(tmpdir(), "hierdoc-jest-"));
 const out = join(dir, "results.json");
-const status = run("npx", ["jest", "--json", `--outputFile=${out}`, ...jestArgs], {
+const status = run("npx", ["jest", "--json", `--outputFile=${out}`, "--forceExit", ...jestArgs], {
   NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --experimental-vm-modules --no-warnings=ExperimentalWarning`.trim(),
 });
 let passed = 0;
