@@ -1,8 +1,8 @@
 import type { ToolConfig } from "@hierdoc/core";
-import { indexDirOf, openIndex, resolveConfig as resolveFromLocation, writeManifest, type IndexLocation } from "@hierdoc/runtime";
+import { indexDirOf, openIndex, resolveConfig as resolveFromLocation, type IndexLocation } from "@hierdoc/runtime";
 import type { HierarchicalDocumentTool } from "@hierdoc/tool";
 
-export { indexDirOf, writeManifest };
+export { indexDirOf };
 
 /** Options every index command accepts (`--index`, `--config`, `--tool`). */
 export type IndexOptions = IndexLocation;

@@ -1,7 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { HierdocError } from "@hierdoc/core";
-import { redactConfig, type HierarchicalDocumentTool } from "@hierdoc/tool";
+import { MANIFEST, type IndexManifest } from "@hierdoc/tool";
+
+export { MANIFEST, type IndexManifest };
 
 /** Where an index is and how it is configured (the CLI's `--index`, `--config`, `--tool`). */
 export interface IndexLocation {
@@ -11,19 +13,6 @@ export interface IndexLocation {
   config?: string;
   /** Tool name inside `config`. */
   tool?: string;
-}
-
-/** Name of the file in the index folder that records how the index was built. */
-export const MANIFEST = "hierdoc.json";
-
-/** What the manifest records. */
-export interface IndexManifest {
-  version: 1;
-  /** The tool config, secrets redacted. */
-  config: unknown;
-  embedder: { id: string; dimensions: number };
-  store: string;
-  updatedAt: string;
 }
 
 /** The index folder of a location: `index`, else `./.hierdoc`, made absolute. */
@@ -45,18 +34,3 @@ export function readManifest(indexDir: string): IndexManifest | null {
   }
 }
 
-/** Writes the manifest atomically (temp file + rename); secrets are redacted. */
-export function writeManifest(indexDir: string, tool: HierarchicalDocumentTool): void {
-  mkdirSync(indexDir, { recursive: true });
-  const path = join(indexDir, MANIFEST);
-  const manifest: IndexManifest = {
-    version: 1,
-    config: redactConfig(tool.config),
-    embedder: { id: tool.embedder.id, dimensions: tool.embedder.dimensions },
-    store: tool.store.id,
-    updatedAt: new Date().toISOString(),
-  };
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(manifest, null, 2) + "\n");
-  renameSync(tmp, path);
-}

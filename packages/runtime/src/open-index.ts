@@ -4,6 +4,7 @@ import { HierdocError, type Embedder, type ToolConfig } from "@hierdoc/core";
 import { createContextGenerator } from "@hierdoc/contextualizer";
 import { createEmbedder } from "@hierdoc/embeddings";
 import { HierarchicalDocumentTool } from "@hierdoc/tool";
+import { createKeywordIndex } from "./create-keyword-index.js";
 import { createStore } from "./create-store.js";
 import { indexDirOf, readManifest, type IndexLocation } from "./index-folder.js";
 import { resolveConfig, type Env } from "./resolve-config.js";
@@ -47,5 +48,6 @@ export async function openIndex(loc: IndexLocation, options: OpenIndexOptions): 
     : undefined;
   const embedder = await createConfiguredEmbedder(config, options.env, options.onProgress);
   const store = await createStore(config, indexDir, options.env);
-  return HierarchicalDocumentTool.open({ config, indexDir, store, embedder, onWarning: options.onWarning, contextGenerator });
+  const keywordIndex = await createKeywordIndex(config, options.env);
+  return HierarchicalDocumentTool.open({ config, indexDir, store, embedder, onWarning: options.onWarning, contextGenerator, keywordIndex });
 }

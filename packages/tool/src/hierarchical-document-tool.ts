@@ -24,6 +24,7 @@ import { Catalog } from "./catalog.js";
 import { runIngest, type IngestContext } from "./ingest-pipeline.js";
 import type { IngestProgress, IngestReport } from "./ingest-types.js";
 import { acquireIndexLock } from "./index-lock.js";
+import { writeIndexManifest } from "./index-manifest.js";
 import { buildResults } from "./search-results.js";
 import { TitlePhraseIndex } from "./title-phrase.js";
 
@@ -154,6 +155,7 @@ export class HierarchicalDocumentTool {
       if (this.ownsKeyword && this.keyword instanceof Bm25Index) {
         await this.keyword.save(join(this.indexDir, "keyword"), { fingerprint: this.keywordFingerprint() });
       }
+      await writeIndexManifest(this.indexDir, { config: this.config, embedder: this.embedder, store: this.store.id });
       report.timingsMs.persist = (report.timingsMs.persist ?? 0) + (performance.now() - t);
       this.rebuildResolver();
       this.titles.invalidate();

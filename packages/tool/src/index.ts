@@ -5,3 +5,4 @@ export { Catalog, type CatalogEntry, type FileState } from "./catalog.js";
 export { acquireIndexLock, type IndexLock } from "./index-lock.js";
 export { buildResults, type RoutedHit } from "./search-results.js";
 export type { FileOutcome, FileReport, IngestProgress, IngestReport } from "./ingest-types.js";
+export { writeIndexManifest, MANIFEST, type IndexManifest } from "./index-manifest.js";

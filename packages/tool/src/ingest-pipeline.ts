@@ -192,6 +192,11 @@ async function replaceFile(
   const oldIds = ctx.catalog.idsOf(sourcePath);
   const newIds = new Set(records.map((r) => r.id));
   const stale = oldIds.filter((id) => !newIds.has(id));
+  // The keyword index is written first: if it fails (an OpenSearch outage), the store still holds the
+  // file's previous version and the next ingest processes the file again. A store that fails after it
+  // leaves extra keyword entries whose ids resolve to the old records, which results drop or show as before.
+  await ctx.keyword.remove(stale);
+  await ctx.keyword.upsert(records.map((r) => ({ id: r.id, text: r.indexedText, sourcePath: r.sourcePath })));
   if (stale.length > 0) {
     await ctx.store.deleteByIds(stale);
     report.chunksDeleted += stale.length;
@@ -201,8 +206,6 @@ async function replaceFile(
     await ctx.store.upsert(records.slice(i, i + batch).map((record, j) => ({ record, vector: vectors[i + j] })));
   }
   report.chunksWritten += records.length;
-  await ctx.keyword.remove(stale);
-  await ctx.keyword.upsert(records.map((r) => ({ id: r.id, text: r.indexedText, sourcePath: r.sourcePath })));
   ctx.exact.remove(oldIds);
   for (const id of stale) ctx.catalog.delete(id);
   for (const r of records) {

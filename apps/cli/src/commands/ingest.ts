@@ -5,7 +5,7 @@ import { ExitCode } from "../exit-codes.js";
 import { errorJson } from "../format.js";
 import { err, ms, out } from "../io.js";
 import { createProgress } from "../progress.js";
-import { indexDirOf, openTool, resolveConfig, writeManifest, type IndexOptions } from "../runtime.js";
+import { indexDirOf, openTool, resolveConfig, type IndexOptions } from "../runtime.js";
 
 /** Options of `hierdoc ingest`. */
 export interface IngestCommandOptions extends IndexOptions {
@@ -32,7 +32,6 @@ export async function ingestCommand(paths: string[], opts: IngestCommandOptions)
   } finally {
     progress.stop();
   }
-  writeManifest(indexDirOf(opts), tool);
   let usage: ContextUsage | undefined;
   if (isLlmContextGenerator(tool.contextGenerator)) {
     usage = tool.contextGenerator.usage();
