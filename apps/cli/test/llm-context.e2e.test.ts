@@ -95,7 +95,9 @@ describe("hierdoc ingest with an LLM context model (local Anthropic-format serve
     expect(first.messages[0].content.some((b) => b.cache_control)).toBe(true);
     const hit = JSON.parse((await runCli(["search", "port records", "--index", join(tmp, "index"), "--json", "--top-k", "1"])).stdout);
     expect(hit.results[0].context).toContain("Harbour Data Protection Act");
-    expect(JSON.stringify(JSON.parse((await runCli(["stats", "--index", join(tmp, "index"), "--json"])).stdout))).not.toContain("sk-test");
+    const stats = JSON.parse((await runCli(["stats", "--index", join(tmp, "index"), "--json"])).stdout);
+    expect(JSON.stringify(stats)).not.toContain("sk-test");
+    expect(stats.llm_usage.models[0].requests).toBe(chunks);
   });
 
   it("makes zero LLM calls when the same file is ingested again, even with --force", async () => {

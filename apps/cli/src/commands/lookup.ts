@@ -1,4 +1,6 @@
+import { join } from "node:path";
 import { HierdocError } from "@hierdoc/core";
+import { readContextUsage } from "@hierdoc/contextualizer";
 import { ExitCode } from "../exit-codes.js";
 import { breadcrumb, definitionJson, recordJson } from "../format.js";
 import { err, out } from "../io.js";
@@ -86,7 +88,8 @@ export async function statsCommand(opts: LookupOptions): Promise<number> {
   try {
     const s = await tool.stats();
     const openMs = Math.round(performance.now() - t0);
-    if (opts.json) await out(JSON.stringify({ index: tool.indexDir, ...s, open_ms: openMs }) + "\n");
+    const llm = await readContextUsage(join(tool.indexDir, "contexts")).catch(() => null);
+    if (opts.json) await out(JSON.stringify({ index: tool.indexDir, ...s, open_ms: openMs, llm_usage: llm }) + "\n");
     else {
       await out(
         [
@@ -94,6 +97,9 @@ export async function statsCommand(opts: LookupOptions): Promise<number> {
           `files: ${s.files}, chunks: ${s.chunks}, definitions: ${s.definitions}, keyword docs: ${s.keywordDocs}`,
           `embedder: ${s.embedder} (${s.dimensions} dims), store: ${s.store}`,
           `opened in ${openMs} ms`,
+          ...(llm && llm.models.length > 0
+            ? llm.models.map((m) => `llm ${m.model}: ${m.requests} calls, tokens in ${m.inputTokens} (cache write ${m.cacheCreationInputTokens}, cache read ${m.cacheReadInputTokens}), out ${m.outputTokens}${m.costUsd == null ? "" : `, ≈ $${m.costUsd.toFixed(4)}`}`)
+            : []),
         ].join("\n") + "\n",
       );
     }
