@@ -30,7 +30,9 @@ const DIVISION =
 const APPENDIX_SUB = /^appendix\s+([A-Z](?:\.\d+)+)\.?(?=\s|$)/i;
 const DOTTED = /^(\d+(?:\.\d+)*)\.?(?=\s|$)/;
 const LETTERED = /^([A-Z](?:\.\d+)+)\.?(?=\s|$)/;
-const UNIT = /^((?:\d+(?:\.\d+)*\.?|[A-Za-z]+\s?\d+[A-Z]?\.)(?:[\w]*\.?)*(?:\(\w{1,4}\)\.?)+)(?=\s|$)/;
+// The label before the parentheses is one run of word characters and dots ("2.1.1.", "12A", "Art 5a.");
+// written without nested quantifiers so a long dotted label ("1.1.1.…") cannot backtrack exponentially.
+const UNIT = /^((?:\d[\w.]*|[A-Za-z]+\s?\d+[A-Z]?\.[\w.]*)(?:\(\w{1,4}\)\.?)+)(?=\s|$)/;
 const PAREN = /^\((\w{1,5})\)(?=\s|$)/;
 
 function uniq(id: string, aliases: string[]): string[] {
