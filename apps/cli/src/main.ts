@@ -9,6 +9,7 @@ import { serveCommand } from "./commands/serve.js";
 import { ExitCode, exitCodeFor } from "./exit-codes.js";
 import { errorJson } from "./format.js";
 import { err } from "./io.js";
+import { startTelemetry, type Telemetry } from "./telemetry.js";
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 
@@ -24,9 +25,16 @@ export function buildProgram(result: { code: number }): Command {
   const indexOpt = () => new Option("--index <dir>", "index folder (default ./.hierdoc)");
   const configOpts = (cmd: Command) =>
     cmd.option("--config <file>", "agent.yaml with a hierarchical_document tool entry").option("--tool <name>", "tool name in the agent.yaml");
+  const otelOpt = () => new Option("--otel [url]", "export OpenTelemetry traces to an OTLP/HTTP endpoint (default $OTEL_EXPORTER_OTLP_ENDPOINT or http://localhost:4318)");
   const run = (fn: (...args: never[]) => Promise<number>) =>
     async (...args: unknown[]) => {
-      result.code = await (fn as (...a: unknown[]) => Promise<number>)(...args);
+      const opts = args.find((a) => a && typeof a === "object" && !Array.isArray(a) && !(a instanceof Command)) as { otel?: string | boolean } | undefined;
+      const telemetry: Telemetry | undefined = opts?.otel ? startTelemetry(opts.otel, (name) => process.env[name]) : undefined;
+      try {
+        result.code = await (fn as (...a: unknown[]) => Promise<number>)(...args);
+      } finally {
+        await telemetry?.shutdown().catch((e: Error) => err(`warning: could not export traces: ${e.message}`));
+      }
     };
 
   configOpts(
@@ -37,7 +45,8 @@ export function buildProgram(result: { code: number }): Command {
       .addOption(indexOpt())
       .option("--force", "re-ingest files even when unchanged")
       .option("--quiet", "no progress output")
-      .option("--json", "print the summary as JSON"),
+      .option("--json", "print the summary as JSON")
+      .addOption(otelOpt()),
   ).action(run((paths: string[], opts: object) => ingestCommand(paths, opts)));
 
   configOpts(
@@ -52,7 +61,8 @@ export function buildProgram(result: { code: number }): Command {
       .option("--source <glob>", "only results from sources matching the glob (repeatable)", collect)
       .option("--section-prefix <prefix>", "only results whose section id starts with the prefix")
       .option("--type <chunk-type>", "only results of this chunk type (definition, requirement, content, header; repeatable)", collect)
-      .option("--json", "print results as JSON"),
+      .option("--json", "print results as JSON")
+      .addOption(otelOpt()),
   ).action(run((query: string | undefined, opts: object) => searchCommand(query, opts)));
 
   program
@@ -82,7 +92,8 @@ export function buildProgram(result: { code: number }): Command {
       .option("--k <n>", "cut-off and passage budget (default 10)")
       .addOption(new Option("--mode <mode>", "retrieval mode").choices(["hybrid", "semantic", "keyword", "exact"]).default("hybrid"))
       .option("--per-query <file>", "write one JSON line per query for error analysis")
-      .option("--json", "print the metrics as JSON"),
+      .option("--json", "print the metrics as JSON")
+      .addOption(otelOpt()),
   ).action(run((opts: object) => evalCommand(opts)));
   configOpts(
     program

@@ -27,6 +27,7 @@ import { acquireIndexLock } from "./index-lock.js";
 import { writeIndexManifest } from "./index-manifest.js";
 import { buildResults } from "./search-results.js";
 import { TitlePhraseIndex } from "./title-phrase.js";
+import { tracedKeywordIndex } from "./traced-keyword-index.js";
 
 /** Where a tool keeps its persisted derived indexes and what it is built from. */
 export interface ToolOptions {
@@ -150,7 +151,25 @@ export class HierarchicalDocumentTool {
         force: options.force ?? false,
         signal: options.signal,
       };
-      const report = await runIngest(sources, ctx);
+      const report = await tracer.startActiveSpan("hierarchical_document.ingest", async (span) => {
+        try {
+          const r = await runIngest(sources, ctx);
+          span.setAttributes({
+            "ingest.files": r.files.length,
+            "ingest.files_failed": r.files.filter((f) => f.outcome === "failed").length,
+            "ingest.chunks_written": r.chunksWritten,
+            "ingest.chunks_deleted": r.chunksDeleted,
+            "ingest.tokens": r.tokens,
+          });
+          return r;
+        } catch (err) {
+          span.recordException(err as Error);
+          span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
+          throw err;
+        } finally {
+          span.end();
+        }
+      });
       const t = performance.now();
       if (this.ownsKeyword && this.keyword instanceof Bm25Index) {
         await this.keyword.save(join(this.indexDir, "keyword"), { fingerprint: this.keywordFingerprint() });
@@ -183,7 +202,7 @@ export class HierarchicalDocumentTool {
         const exact = this.exact;
         const router = new SearchRouter({
           store: this.store,
-          keyword: this.keyword,
+          keyword: tracedKeywordIndex(this.keyword),
           exact: {
             lookup: (q, opts) => mergeExactHits(exact.lookup(q, opts), titleHits, opts?.allowIds),
           },

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
+import { trace } from "@opentelemetry/api";
 import {
   HierdocError,
   isHierdocError,
@@ -36,6 +37,7 @@ export interface IngestContext {
 }
 
 const EMBED_BATCH = 64;
+const tracer = trace.getTracer("@hierdoc/tool");
 
 /** Prefix of the stored file hash of a file indexed with missing contexts (re-processed next time). */
 export const INCOMPLETE_CONTEXT = "incomplete-context:";
@@ -47,14 +49,16 @@ export const INCOMPLETE_CONTEXT = "incomplete-context:";
  */
 export async function runIngest(sources: string[], ctx: IngestContext): Promise<IngestReport> {
   const timings: Record<string, number> = {};
-  const time = async <T>(stage: string, fn: () => Promise<T> | T): Promise<T> => {
-    const t = performance.now();
-    try {
-      return await fn();
-    } finally {
-      timings[stage] = (timings[stage] ?? 0) + (performance.now() - t);
-    }
-  };
+  const time = <T>(stage: string, fn: () => Promise<T> | T): Promise<T> =>
+    tracer.startActiveSpan(`hierarchical_document.ingest.${stage}`, async (span) => {
+      const t = performance.now();
+      try {
+        return await fn();
+      } finally {
+        timings[stage] = (timings[stage] ?? 0) + (performance.now() - t);
+        span.end();
+      }
+    });
   const report: IngestReport = { files: [], chunksWritten: 0, chunksDeleted: 0, tokens: 0, bytes: 0, timingsMs: timings, contextFailures: 0, totalChunks: 0 };
   const expanded = await time("expand", () => expandSources(sources));
   for (const err of expanded.errors) {
