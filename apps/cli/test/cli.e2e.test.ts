@@ -140,6 +140,14 @@ gdprSuite(`hierdoc on the GDPR${existsSync(gdpr) ? "" : " (skipped: ../shared/co
     expect(JSON.parse(res.stdout).definitions[0].source_section).toMatch(/^Article 4/);
   });
 
+  it("attaches the definition of 'personal data' and the reference to Article 6(1) to Article 17's result", async () => {
+    const res = JSON.parse((await runCli(["search", "erasure of personal data", "--index", gIndex, "--json", "--top-k", "5"])).stdout);
+    const art17 = res.results.find((r: { section_id: string }) => r.section_id === "Article 17");
+    expect(art17).toBeDefined();
+    expect(art17.definitions.find((d: { term: string }) => d.term === "personal data").source_section).toBe("Article 4(1)");
+    expect(art17.cross_references.some((x: { target_section_id: string }) => x.target_section_id.startsWith("Article 6(1)"))).toBe(true);
+  });
+
   it("does not leave temporary files in the index folder", () => {
     const leftovers = readdirSync(gIndex, { recursive: true }).map(String).filter((f) => /\.tmp$|\.tmp-/.test(f));
     expect(leftovers).toEqual([]);

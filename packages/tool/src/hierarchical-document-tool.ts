@@ -342,8 +342,13 @@ export class HierarchicalDocumentTool {
   }
 
   private rebuildResolver(): void {
+    // Units (points, paragraphs) are targets of their own, so "point (a) of Article 6(1)" resolves to
+    // "Article 6(1)" (in the chunk that holds it), not just to its article.
     this.resolver = new SectionResolver(
-      [...this.catalog.all()].map((e) => ({ sourcePath: e.sourcePath, sectionId: e.sectionId, aliases: [...e.sectionAliases, ...e.unitIds], chunkId: e.id })),
+      [...this.catalog.all()].flatMap((e) => [
+        { sourcePath: e.sourcePath, sectionId: e.sectionId, aliases: e.sectionAliases, chunkId: e.id },
+        ...e.unitIds.map((u) => ({ sourcePath: e.sourcePath, sectionId: u, aliases: [], chunkId: e.id })),
+      ]),
     );
   }
 
