@@ -71,6 +71,26 @@ export const SearchConfigSchema = z.strictObject({
     .default(DEFAULT_WEIGHTS),
 });
 
+/**
+ * `rerank` of a tool entry: an optional stage after fusion. The router is asked for `candidates` hits,
+ * the reranker re-scores them and the best `top_n` (at most the search's top-k) are returned.
+ * `provider: none` (the default when the block is absent) skips the stage.
+ */
+export const RerankConfigSchema = z.strictObject({
+  provider: z.enum(["none", "lexical", "cohere", "voyage", "jina", "llm", "cross-encoder"]).default("none"),
+  ...providerModel,
+  /** Results kept after reranking; default: the search's top-k. */
+  top_n: z.number().int().min(1).max(100).optional(),
+  /** Fused hits handed to the reranker. */
+  candidates: z.number().int().min(1).max(200).default(50),
+  /** `llm`: which API speaks for the model. */
+  llm_provider: z.enum(["anthropic", "openai", "openai-compatible"]).optional(),
+  /** `cross-encoder`: local model folder (transformers.js layout). */
+  model_path: z.string().min(1).optional(),
+  timeout_seconds: z.number().min(1).max(120).default(10),
+  max_retries: z.number().int().min(0).max(5).default(2),
+});
+
 /** `chunking` of a tool entry. */
 export const ChunkingConfigSchema = z.strictObject({
   max_chunk_tokens: z.number().int().min(16).max(8192).default(800),
@@ -99,6 +119,7 @@ export const ToolConfigSchema = z.strictObject({
     timeout_seconds: 10,
   }),
   search: SearchConfigSchema.default({ top_k: 10, rrf_k: 60, fusion: "convex", weights: { ...DEFAULT_WEIGHTS } }),
+  rerank: RerankConfigSchema.optional(),
 });
 
 /** A validated tool entry with defaults applied. */

@@ -134,3 +134,35 @@ export interface VectorStoreAdapter {
   flush(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** One fused hit handed to a {@link Reranker}: the chunk text, its context and where it sits. */
+export interface RerankCandidate {
+  id: string;
+  content: string;
+  context: string;
+  sectionId: string;
+  sectionTitle: string;
+  parentChain: string[];
+  /** Defined terms the chunk uses, when known. */
+  definitions?: Array<{ term: string; definitionText?: string }>;
+  /** The fused score and 1-based fused rank, when known (rerankers may blend them in). */
+  fusedScore?: number;
+  fusedRank?: number;
+}
+
+/** A reranker's score for one candidate; higher is better. `reasons` explains it (debugging only). */
+export interface RerankScore {
+  id: string;
+  score: number;
+  reasons?: Record<string, number | string>;
+}
+
+/**
+ * Re-scores fused candidates (lexical signals, a rerank API, an LLM, a local cross-encoder). Returns at
+ * most `topN` scores, best first; ids it does not return keep their fused order after the returned ones.
+ * @throws HierdocError E_RERANK (or E_TIMEOUT / E_CONFIG); the tool falls back to the fused order.
+ */
+export interface Reranker {
+  readonly id: string;
+  rerank(query: string, candidates: RerankCandidate[], topN: number, options?: { signal?: AbortSignal }): Promise<RerankScore[]>;
+}
