@@ -9,6 +9,7 @@ import {
   type DefinitionEntry,
   type Embedder,
   type KeywordIndex,
+  type Reranker,
   type ScoredId,
   type SearchFilters,
   type SearchMode,
@@ -25,6 +26,7 @@ import { runIngest, type IngestContext } from "./ingest-pipeline.js";
 import type { IngestProgress, IngestReport } from "./ingest-types.js";
 import { acquireIndexLock } from "./index-lock.js";
 import { writeIndexManifest } from "./index-manifest.js";
+import { rerankHits } from "./rerank-stage.js";
 import { buildResults } from "./search-results.js";
 import { TitlePhraseIndex } from "./title-phrase.js";
 import { tracedKeywordIndex } from "./traced-keyword-index.js";
@@ -42,6 +44,8 @@ export interface ToolOptions {
   keywordIndex?: KeywordIndex;
   /** Receives warnings (degraded legs, stale indexes rebuilt). Default: silent. */
   onWarning?: (message: string) => void;
+  /** Reranker applied after fusion (see the config's `rerank` block for `candidates` and `top_n`). Default: none. */
+  reranker?: Reranker;
 }
 
 /** Options of {@link HierarchicalDocumentTool.search}. */
@@ -49,6 +53,8 @@ export interface ToolSearchOptions {
   topK?: number;
   mode?: SearchMode;
   filters?: SearchFilters;
+  /** Set false to skip the reranking stage for this search (default: on when a reranker is configured). */
+  rerank?: boolean;
 }
 
 /** Options of {@link HierarchicalDocumentTool.ingest}. */
@@ -81,6 +87,8 @@ export class HierarchicalDocumentTool {
   /** The context writer in use (LLM, structural, or none). */
   readonly contextGenerator: ContextGenerator | undefined;
   private readonly warn: (message: string) => void;
+  /** The reranker applied after fusion, if any. */
+  readonly reranker: Reranker | undefined;
   private definitions = new Map<string, DefinitionEntry[]>();
   /** Milliseconds spent opening (store load + derived index rebuild). */
   openMs = 0;
@@ -91,6 +99,7 @@ export class HierarchicalDocumentTool {
     this.store = options.store;
     this.embedder = options.embedder;
     this.warn = options.onWarning ?? (() => {});
+    this.reranker = options.reranker;
     this.ownsKeyword = !options.keywordIndex;
     this.keyword = options.keywordIndex ?? new Bm25Index({ variant: options.config.keyword_index.variant });
     this.contextGenerator =
@@ -211,16 +220,37 @@ export class HierarchicalDocumentTool {
           rrfK: this.config.search.rrf_k,
           fusion: this.config.search.fusion,
         });
-        const routed = await router.search(query, { topK, mode, allowIds, liftExact: isIdLookupQuery(query) || titleHits.length > 0 });
+        const idLookup = isIdLookupQuery(query);
+        const reranker = options.rerank === false || idLookup ? undefined : this.reranker;
+        const rc = this.config.rerank;
+        const routeK = reranker ? Math.max(topK, rc?.candidates ?? 50) : topK;
+        const routed = await router.search(query, { topK: routeK, mode, allowIds, liftExact: idLookup || titleHits.length > 0 });
         for (const w of routed.warnings) this.warn(w);
+        let hits = routed.hits;
+        let records: ChunkRecord[] | undefined;
+        const timingsMs: Record<string, number> = { ...routed.timingsMs };
+        if (reranker) {
+          const t0 = performance.now();
+          records = await this.store.get(hits.map((h) => h.id));
+          const topN = Math.min(topK, rc?.top_n ?? topK);
+          const out = await rerankHits(reranker, query, hits, records, topN, (r) => this.terms.termsUsedIn(r.content, r.sourcePath));
+          hits = out.hits;
+          if (out.warning) {
+            routed.warnings.push(out.warning);
+            this.warn(out.warning);
+          }
+          timingsMs.rerank = performance.now() - t0;
+        }
+        hits = hits.slice(0, topK);
         const t = performance.now();
-        const records = await this.store.get(routed.hits.map((h) => h.id));
-        const results = buildResults(routed.hits, records, this.terms, this.resolver);
+        const kept = new Set(hits.map((h) => h.id));
+        const recs = records ? records.filter((r) => kept.has(r.id)) : await this.store.get(hits.map((h) => h.id));
+        const results = buildResults(hits, recs, this.terms, this.resolver);
         const response: SearchResponse = {
           results,
           route: routed.route,
           warnings: routed.warnings,
-          timingsMs: { ...routed.timingsMs, attach: performance.now() - t },
+          timingsMs: { ...timingsMs, attach: performance.now() - t },
         };
         span.setAttributes({
           "search.mode": routed.route,
