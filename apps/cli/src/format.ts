@@ -1,65 +1,6 @@
-import type { ChunkRecord, DefinitionEntry, HierdocError, SearchResponse, SearchResult } from "@hierdoc/core";
+import type { HierdocError, SearchResult } from "@hierdoc/core";
 
-/** A result in the CLI's JSON contract (snake_case, see DESIGN.md). */
-export function resultJson(r: SearchResult): Record<string, unknown> {
-  return {
-    id: r.id,
-    rank: r.rank,
-    score: r.score,
-    content: r.content,
-    context: r.context,
-    source_path: r.sourcePath,
-    start: r.start,
-    end: r.end,
-    section_id: r.sectionId,
-    section_title: r.sectionTitle,
-    parent_chain: r.parentChain,
-    chunk_type: r.chunkType,
-    scores: r.scores,
-    ranks: r.ranks,
-    definitions: r.definitions.map((d) => ({ term: d.term, definition_text: d.definitionText, source_section: d.sourceSection })),
-    cross_references: r.crossReferences.map((x) => ({ text: x.text, target_section_id: x.targetSectionId, external: x.external })),
-  };
-}
-
-/** A search response as JSON. */
-export function responseJson(query: string, mode: string, res: SearchResponse, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    query,
-    mode,
-    route: res.route,
-    results: res.results.map(resultJson),
-    warnings: res.warnings,
-    timings_ms: roundTimings(res.timingsMs),
-    ...extra,
-  };
-}
-
-/** A chunk record (section command) as JSON. */
-export function recordJson(r: ChunkRecord): Record<string, unknown> {
-  return {
-    id: r.id,
-    content: r.content,
-    context: r.context,
-    source_path: r.sourcePath,
-    start: r.start,
-    end: r.end,
-    section_id: r.sectionId,
-    section_title: r.sectionTitle,
-    aliases: r.sectionAliases,
-    unit_ids: r.unitIds,
-    parent_chain: r.parentChain,
-    chunk_type: r.chunkType,
-    tokens: r.tokens,
-    definitions: r.definitions.map(definitionJson),
-    cross_references: r.crossReferences.map((x) => ({ text: x.text, target_section_id: x.targetSectionId, external: x.external, cited_document: x.citedDocument ?? null })),
-  };
-}
-
-/** A definition as JSON. */
-export function definitionJson(d: DefinitionEntry): Record<string, unknown> {
-  return { term: d.term, definition_text: d.definitionText, source_section: d.sourceSection, source_path: d.sourcePath, chunk_id: d.chunkId };
-}
+export { resultJson, responseJson, recordJson, definitionJson } from "@hierdoc/runtime";
 
 /** An error as JSON (stderr or a batch line). */
 export function errorJson(err: HierdocError | Error): Record<string, unknown> {
@@ -70,12 +11,6 @@ export function errorJson(err: HierdocError | Error): Record<string, unknown> {
 function safeDetails(details: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(details)) if (v !== undefined && typeof v !== "function") out[k] = v;
-  return out;
-}
-
-function roundTimings(t: Record<string, number>): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const [k, v] of Object.entries(t)) out[k] = Math.round(v * 100) / 100;
   return out;
 }
 

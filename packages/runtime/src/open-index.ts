@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { HierdocError, type Embedder, type ToolConfig } from "@hierdoc/core";
 import { createContextGenerator } from "@hierdoc/contextualizer";
 import { createEmbedder } from "@hierdoc/embeddings";
+import { createReranker } from "@hierdoc/rerank";
 import { HierarchicalDocumentTool } from "@hierdoc/tool";
 import { createKeywordIndex } from "./create-keyword-index.js";
 import { createStore } from "./create-store.js";
@@ -32,7 +33,8 @@ export interface OpenIndexOptions {
 
 /**
  * Opens the tool over an index folder: config (file, manifest or defaults), store adapter, embedder and,
- * when `context_model` is set, the LLM context writer with its cache in `<index>/contexts`.
+ * when `context_model` is set, the LLM context writer with its cache in `<index>/contexts`; the reranker of the
+ * `rerank` block, if any (API keys read through `env`).
  * @throws HierdocError E_INDEX_MISSING when `mustExist` and the folder has no index; E_CONFIG; store errors.
  */
 export async function openIndex(loc: IndexLocation, options: OpenIndexOptions): Promise<HierarchicalDocumentTool> {
@@ -49,5 +51,6 @@ export async function openIndex(loc: IndexLocation, options: OpenIndexOptions): 
   const embedder = await createConfiguredEmbedder(config, options.env, options.onProgress);
   const store = await createStore(config, indexDir, options.env);
   const keywordIndex = await createKeywordIndex(config, options.env);
-  return HierarchicalDocumentTool.open({ config, indexDir, store, embedder, onWarning: options.onWarning, contextGenerator, keywordIndex });
+  const reranker = createReranker(config.rerank, { env: options.env, contextModel: config.context_model });
+  return HierarchicalDocumentTool.open({ config, indexDir, store, embedder, onWarning: options.onWarning, contextGenerator, keywordIndex, reranker });
 }
