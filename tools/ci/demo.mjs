@@ -10,6 +10,7 @@ function run(cmd, args) {
 }
 run("npx", ["nx", "run-many", "-t", "build", "--output-style=static"]);
 run("npx", ["hierdoc", "ingest", "examples/sample-corpus"]);
-run("npx", ["hierdoc", "search", "can I ask the port to delete my records?", "--top-k", "3"]);
+run("npx", ["hierdoc", "search", "can a data subject ask for their port record to be erased?", "--top-k", "3"]);
+run("npx", ["hierdoc", "search", "who must be told about a security breach?", "--top-k", "2"]);
 run("npx", ["hierdoc", "search", "Section 4(2)", "--top-k", "1"]);
 run("npx", ["hierdoc", "define", "port record"]);
