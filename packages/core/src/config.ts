@@ -94,6 +94,11 @@ export const RerankConfigSchema = z.strictObject({
 /** `chunking` of a tool entry. */
 export const ChunkingConfigSchema = z.strictObject({
   max_chunk_tokens: z.number().int().min(16).max(8192).default(800),
+  /**
+   * Size up to which sibling numbered paragraphs merge into one chunk when their section does not fit
+   * `max_chunk_tokens` whole (the chunker's default, 350, when absent).
+   */
+  target_chunk_tokens: z.number().int().min(16).max(8192).optional(),
 });
 
 /**

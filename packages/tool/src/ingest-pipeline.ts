@@ -136,7 +136,7 @@ async function buildRecords(
   stage: (s: IngestProgress["stage"]) => void,
 ): Promise<BuiltRecords> {
   stage("parse");
-  const parsed = await time("parse", () => parseDocument(doc, { maxChunkTokens: ctx.config.chunking.max_chunk_tokens }));
+  const parsed = await time("parse", () => parseDocument(doc, { maxChunkTokens: ctx.config.chunking.max_chunk_tokens, targetChunkTokens: ctx.config.chunking.target_chunk_tokens }));
   const { definitions, references } = await time("definitions", () => ({
     definitions: extractDefinitions(doc, parsed.sections, parsed.chunks),
     references: extractCrossReferences(doc, parsed.sections, parsed.chunks),
