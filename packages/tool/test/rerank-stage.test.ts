@@ -100,4 +100,14 @@ describe("reranking stage after fusion", () => {
     expect(rr.calls).toHaveLength(1);
     expect(skipped.timingsMs.rerank).toBeUndefined();
   });
+
+  it("skips the stage for identifier lookups, which the exact index answers", async () => {
+    const rr = new RecordingReranker((_c, i) => i);
+    tool = await open(ws.index, rr, { provider: "lexical" });
+    const res = await tool.search("Section 4(2)", { topK: 3 });
+    expect(rr.calls).toHaveLength(0);
+    expect(res.results[0].sectionId).toMatch(/^Section 4/);
+    await tool.search(QUERY, { topK: 3 });
+    expect(rr.calls).toHaveLength(1);
+  });
 });
