@@ -134,24 +134,43 @@ describe("SIGKILL during ingest", () => {
     const t0 = performance.now();
     let killed = 0;
     let completed = 0;
-    // Kill after a random fraction of the last uninterrupted run's wall time (adapts to machine load).
+    // Two kinds of kill point: after a random fraction of the last uninterrupted run's wall time (adapts
+    // to machine load; may hit start-up), or a few ms after the k-th per-file progress line (always inside
+    // the file loop or the flush after it). Progress lines ("[n/N] done …") go to stderr without --quiet.
     let lastWall = first.wallMs;
+    const phases = { startup: 0, files: 0, afterFiles: 0 };
     for (let i = 0; i < ITERATIONS && performance.now() - t0 < BUDGET_MS; i++) {
       await mutateCorpus(docs, state, rand, SECTIONS);
       const force = rand() < 0.4 ? ["--force"] : [];
-      const delay = Math.max(startupMs * 0.5, lastWall * (0.3 + 0.65 * rand()));
-      const proc = startCli(["ingest", docs, "--index", index, "--quiet", ...force], { timeoutMs: 120_000 });
-      const timer = setTimeout(() => proc.child.kill("SIGKILL"), delay);
+      const byProgress = rand() < 0.6;
+      const k = 1 + Math.floor(rand() * state.size);
+      const delay = byProgress ? rand() * 30 : Math.max(startupMs * 0.5, lastWall * (0.3 + 0.65 * rand()));
+      const proc = startCli(["ingest", docs, "--index", index, ...force], { timeoutMs: 120_000 });
+      let lines = 0;
+      let timer: NodeJS.Timeout | undefined;
+      if (byProgress) {
+        proc.child.stderr!.on("data", (d: Buffer) => {
+          lines += (String(d).match(/^\[\d+\/\d+\]/gm) ?? []).length;
+          if (lines >= k && !timer) timer = setTimeout(() => proc.child.kill("SIGKILL"), delay);
+        });
+      } else timer = setTimeout(() => proc.child.kill("SIGKILL"), delay);
       const run = await proc.done;
       clearTimeout(timer);
-      if (run.signal === "SIGKILL") killed++;
-      else {
+      const progress = [...run.stderr.matchAll(/^\[(\d+)\/(\d+)\]/gm)].map((m) => [Number(m[1]), Number(m[2])]);
+      const at = progress.length === 0 ? "start-up" : `file ${progress[progress.length - 1][0]}/${progress[progress.length - 1][1]}`;
+      if (run.signal === "SIGKILL") {
+        killed++;
+        if (progress.length === 0) phases.startup++;
+        else if (progress[progress.length - 1][0] === progress[progress.length - 1][1]) phases.afterFiles++;
+        else phases.files++;
+      } else {
         completed++;
         lastWall = run.wallMs;
         expect(run.code).toBe(0);
       }
-      await checkAfterKill(`iteration ${i} (${run.signal ?? "completed"} at ${delay.toFixed(0)} ms${force.length ? ", --force" : ""})`);
+      await checkAfterKill(`iteration ${i} (${run.signal ?? "completed"} at ${at}, ${byProgress ? `line ${k} + ${delay.toFixed(0)} ms` : `${delay.toFixed(0)} ms`}${force.length ? ", --force" : ""})`);
     }
+    log.push(`kill points: ${phases.startup} during start-up, ${phases.files} between/inside files, ${phases.afterFiles} after the last file (removals, flush)`);
     log.push(`random kills: ${killed} SIGKILLed mid-run, ${completed} finished before the kill, in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     expect(killed).toBeGreaterThanOrEqual(Math.min(5, ITERATIONS));
     await verifyAgainstCleanIngest("after random kills");
