@@ -15,6 +15,8 @@ describe("createReranker", () => {
     const tool = ToolConfigSchema.parse({ name: "t", type: "hierarchical_document", source: ".", rerank: { provider: "lexical", candidates: 30 } });
     expect(tool.rerank).toMatchObject({ provider: "lexical", candidates: 30, timeout_seconds: 10, max_retries: 2 });
     expect(ToolConfigSchema.safeParse({ name: "t", type: "hierarchical_document", source: ".", rerank: { provider: "bm42" } }).success).toBe(false);
+    const byDefault = ToolConfigSchema.parse({ name: "t", type: "hierarchical_document", source: "." }).rerank;
+    expect(createReranker(byDefault)).toBeInstanceOf(LexicalReranker);
   });
 
   it("builds each provider, reading API keys through env", () => {

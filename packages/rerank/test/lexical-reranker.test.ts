@@ -7,7 +7,8 @@ function cand(id: string, content: string, extra: Partial<RerankCandidate> = {})
 }
 
 /** A reranker with one signal on and the fused score off, so each test isolates one signal. */
-const only = (signal: string) => new LexicalReranker({ weights: { fused: 0, [signal]: 1 } });
+const ZERO = { fused: 0, rank: 0, coverage: 0, proximity: 0, phrase: 0, title: 0, chain: 0, definitions: 0, sectionId: 0 };
+const only = (signal: string) => new LexicalReranker({ weights: { ...ZERO, [signal]: 1 } });
 
 describe("text helpers", () => {
   it("finds the smallest window covering the query terms present", () => {
@@ -75,10 +76,20 @@ describe("LexicalReranker signals", () => {
 
   it("blends the fused score: with only the fused weight the fused order is kept, and topN cuts", async () => {
     const cs = [cand("x", "annual audit report deadline", { fusedScore: 0.2 }), cand("y", "nothing", { fusedScore: 0.9 }), cand("z", "nothing", { fusedScore: 0.5 })];
-    const fusedOnly = new LexicalReranker({ weights: { fused: 1, rank: 0, coverage: 0, proximity: 0, phrase: 0, title: 0, chain: 0, definitions: 0, sectionId: 0 } });
+    const fusedOnly = new LexicalReranker({ weights: { ...ZERO, fused: 1 } });
     expect((await fusedOnly.rerank(query, cs, 2)).map((s) => s.id)).toEqual(["y", "z"]);
-    const lexical = new LexicalReranker({ weights: { fused: 0.1, phrase: 1 } });
+    const lexical = new LexicalReranker({ weights: { ...ZERO, fused: 0.1, phrase: 1 } });
     expect((await lexical.rerank(query, cs, 1))[0].id).toBe("x");
+  });
+
+  it("default weights: a phrase match in a lower fused candidate lifts it above a fused-only winner", async () => {
+    const cs = [
+      cand("top", "fees payable annually by every firm", { fusedScore: 1 }),
+      cand("answer", "each firm must file its annual audit report before the deadline", { fusedScore: 0.8 }),
+      cand("tail", "nothing relevant", { fusedScore: 0 }),
+    ];
+    const out = await new LexicalReranker().rerank(query, cs, 3);
+    expect(out.map((s) => s.id)).toEqual(["answer", "top", "tail"]);
   });
 
   it("rejects a bad topN with E_INVALID_ARGUMENT", async () => {
