@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ToolConfigSchema } from "@hierdoc/core";
@@ -55,7 +56,7 @@ suite(`exact section lookup in hybrid mode, every gold id in three surface forms
       const config = ToolConfigSchema.parse({ name: "x", type: "hierarchical_document", source: "." });
       const tool = await HierarchicalDocumentTool.open({
         config,
-        indexDir: join(here, ".exact-index-unused"),
+        indexDir: mkdtempSync(join(tmpdir(), "hierdoc-exact-")),
         store: new MemoryStore(),
         embedder: new HashEmbedder({ dimensions: 64 }),
       });
@@ -87,6 +88,7 @@ suite(`exact section lookup in hybrid mode, every gold id in three surface forms
         expect(rank1 / queries).toBeGreaterThanOrEqual(0.99);
       } finally {
         await tool.close();
+        rmSync(tool.indexDir, { recursive: true, force: true });
       }
     }, 300_000);
   }
