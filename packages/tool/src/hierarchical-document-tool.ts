@@ -53,7 +53,7 @@ export interface ToolSearchOptions {
   topK?: number;
   mode?: SearchMode;
   filters?: SearchFilters;
-  /** Set false to skip the reranking stage for this search (default: on when a reranker is configured). */
+  /** Set false to skip the reranking stage (default: on for hybrid searches when a reranker is configured). */
   rerank?: boolean;
 }
 
@@ -221,8 +221,9 @@ export class HierarchicalDocumentTool {
           fusion: this.config.search.fusion,
         });
         const liftExact = isIdLookupQuery(query) || titleHits.length > 0;
-        // Id and title lookups are answered by the exact index (lifted to rank 1): the stage would only blur them.
-        const reranker = options.rerank === false || liftExact ? undefined : this.reranker;
+        // Hybrid searches only: single-leg modes show one leg as is, and id / title lookups are answered by the
+        // exact index (lifted to rank 1), which the stage would only blur.
+        const reranker = options.rerank === false || liftExact || mode !== "hybrid" ? undefined : this.reranker;
         const rc = this.config.rerank;
         const routeK = reranker ? Math.max(topK, rc?.candidates ?? 50) : topK;
         const routed = await router.search(query, { topK: routeK, mode, allowIds, liftExact });

@@ -88,7 +88,7 @@ describe("reranking stage after fusion", () => {
     expect(warnings).toEqual(res.warnings);
   });
 
-  it("respects top_n below topK, and `rerank: false` skips the stage", async () => {
+  it("respects top_n below topK; `rerank: false` and single-leg modes skip the stage", async () => {
     const rr = new RecordingReranker((c) => c.content.length);
     tool = await open(ws.index, rr, { provider: "lexical", candidates: 10, top_n: 2 });
     const res = await tool.search(QUERY, { topK: 4 });
@@ -97,6 +97,7 @@ describe("reranking stage after fusion", () => {
     const lengths = res.results.slice(0, 2).map((r) => r.content.length);
     expect(lengths[0]).toBeGreaterThanOrEqual(lengths[1]);
     const skipped = await tool.search(QUERY, { topK: 4, rerank: false });
+    await tool.search(QUERY, { topK: 4, mode: "keyword" });
     expect(rr.calls).toHaveLength(1);
     expect(skipped.timingsMs.rerank).toBeUndefined();
   });
