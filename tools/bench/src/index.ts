@@ -35,6 +35,12 @@ const P = quick
   : { qualityQueries: Infinity, peerQueries: 100, latencyQueries: 500, peerVectorQueries: 200, peerSlow10k: 30, peerSlow100k: 3, cliQueries: 500, coldRuns: 3, chunkerRounds: 2 };
 
 async function main(): Promise<void> {
+  if (argv.includes("--render-only")) {
+    // Re-renders the report from the raw numbers of the last run in --work (no measurement).
+    writeReport(JSON.parse(readFileSync(join(work, "results.json"), "utf8")) as BenchResults, outFile);
+    log(`rendered ${rel(outFile)} from ${join(work, "results.json")}`);
+    return;
+  }
   const started = new Date();
   const machine = machineInfo();
   log(`machine ${machine.cpuModel} × ${machine.cores}, load ${machine.loadAverage.map((x) => x.toFixed(2)).join(" ")}; work dir ${work}`);
@@ -182,7 +188,7 @@ async function main(): Promise<void> {
     commands: commands.map((x) => x.replaceAll(corpora, "../shared/corpora")), ingests, sharedDisplay, quality, peerRows, subsetRows, peerQueries: P.peerQueries, qualityQueries: P.qualityQueries,
     cliEval, latency, peerLatency, cliBatch, builds, cold, coldCommand, components, params: P, workDisplay: work,
   };
-  writeFileSync(join(work, "results.json"), JSON.stringify(results, (k, v) => (k === "run" ? undefined : v), 1));
+  writeFileSync(join(work, "results.json"), JSON.stringify(results, (key, v) => (key === "run" ? [] : v === Infinity ? 1e9 : v), 1));
   writeReport(results, outFile);
   log(`wrote ${rel(outFile)} (raw numbers: ${join(work, "results.json")})`);
 }
