@@ -2,7 +2,7 @@ import { describe, expect, it } from "@jest/globals";
 import fc from "fast-check";
 import { HierdocError, isHierdocError } from "@hierdoc/core";
 import { convertFile } from "@hierdoc/convert";
-import { parseDocument } from "@hierdoc/chunker";
+import { parseDocument, sectionIdFromHeading } from "@hierdoc/chunker";
 import { billionLaughs, zipBomb } from "../src/index.js";
 
 // Property: any bytes under any document extension either convert + parse into chunks whose content is
@@ -108,4 +108,31 @@ describe("convert + parse on generated inputs", () => {
       expect((err as HierdocError).message).toMatch(/entit/);
     }
   });
+
+  // Regression: the chunker's unit-label regex had nested quantifiers; a 50-level label "1.1.…1 Level"
+  // took 106 s in it (exponential backtracking) and one such heading stalled a whole ingest.
+  it("long repetitive heading labels are identified in linear time (no catastrophic backtracking)", () => {
+    for (const depth of [50, 1000, 10_000]) {
+      const label = Array.from({ length: depth }, () => "1").join(".");
+      expect(sectionIdFromHeading(`${label} Level`)?.id).toBe(label);
+      expect(sectionIdFromHeading(`${label}(a) Level`)?.id).toBe(`${label}(a)`);
+      expect(sectionIdFromHeading(`Art 5a.${label}x (`)).not.toBeUndefined();
+    }
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom("1", ".", "1.", "a", "A", "(", ")", "(a)", " ", "§", "Article ", "Section ", "-", "_"), { minLength: 20, maxLength: 400 }),
+        fc.integer({ min: 1, max: 20 }),
+        (parts, repeat) => {
+          const heading = parts.join("").repeat(repeat);
+          const t0 = performance.now();
+          sectionIdFromHeading(heading);
+          parseDocument({ sourcePath: "/virtual/h.md", fileType: "markdown", format: "markdown", text: `# ${heading}\n\n${heading}\n` });
+          parseDocument({ sourcePath: "/virtual/h.txt", fileType: "text", format: "text", text: `${heading}\n\n${heading}\n` });
+          // A guard against super-linear blow-ups, not a speed target: linear work here is ~1 ms.
+          expect(performance.now() - t0).toBeLessThan(2_000);
+        },
+      ),
+      { numRuns: Math.ceil(RUNS / 3) },
+    );
+  }, 60_000);
 });
