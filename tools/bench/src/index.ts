@@ -32,7 +32,7 @@ const rel = (p: string): string => (p.startsWith(root + "/") ? p.slice(root.leng
 /** Sizes of the run (quick: a few minutes; full: ≤ 20 minutes on 2 idle cores). */
 const P = quick
   ? { qualityQueries: 300, peerQueries: 50, latencyQueries: 100, peerVectorQueries: 50, peerSlow10k: 10, peerSlow100k: 1, cliQueries: 100, coldRuns: 2, chunkerRounds: 1 }
-  : { qualityQueries: Infinity, peerQueries: 100, latencyQueries: 500, peerVectorQueries: 200, peerSlow10k: 30, peerSlow100k: 3, cliQueries: 500, coldRuns: 3, chunkerRounds: 2 };
+  : { qualityQueries: Infinity, peerQueries: 100, latencyQueries: 500, peerVectorQueries: 200, peerSlow10k: 30, peerSlow100k: 2, cliQueries: 500, coldRuns: 3, chunkerRounds: 2 };
 
 async function main(): Promise<void> {
   if (argv.includes("--render-only")) {
@@ -177,6 +177,10 @@ async function main(): Promise<void> {
     coldCommand = commands[commands.length - 1];
   }
 
+  // Start-up alone: `hierdoc --version` loads the CLI's modules and exits (no embedder, no index).
+  const coldVersion: number[] = [];
+  for (let i = 0; i < P.coldRuns; i++) coldVersion.push(run("node", [cli, "--version"]).wallMs);
+
   // 5. Components.
   log("components (GloVe, BM25 100k, chunker)");
   const components = lastJson<BenchResults["components"]>(
@@ -186,7 +190,7 @@ async function main(): Promise<void> {
   const results: BenchResults = {
     quick, started: started.toISOString(), finished: new Date().toISOString(), machine, loadAtEnd: loadavg() as [number, number, number],
     commands: commands.map((x) => x.replaceAll(corpora, "../shared/corpora")), ingests, sharedDisplay, quality, peerRows, subsetRows, peerQueries: P.peerQueries, qualityQueries: P.qualityQueries,
-    cliEval, latency, peerLatency, cliBatch, builds, cold, coldCommand, components, params: P, workDisplay: work,
+    cliEval, latency, peerLatency, cliBatch, builds, cold, coldCommand, coldVersion, components, params: P, workDisplay: work,
   };
   writeFileSync(join(work, "results.json"), JSON.stringify(results, (key, v) => (key === "run" ? [] : v === Infinity ? 1e9 : v), 1));
   writeReport(results, outFile);

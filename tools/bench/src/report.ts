@@ -68,6 +68,8 @@ export interface BenchResults {
   builds: Array<{ size: number; baseChunks: number; chunks: number; storeWriteMs: number; derivedBuildMs: number }>;
   cold: number[];
   coldCommand: string;
+  /** Wall ms of `hierdoc --version` (process start-up and module loading only). */
+  coldVersion?: number[];
   components: {
     glove: { loadMs: number; id: string; dims: number; embedChunks: number; embedMs: number; chunksPerS: number; mbPerS: number; queryEmbedMs: number };
     bm25: { chunks: number; buildMs: number; query: LatencySummary; saveMs: number; loadMs: number; reloadedHits: number; addMs: number; removeMs: number };
@@ -235,7 +237,8 @@ export function renderReport(r: BenchResults, svgName: string): string {
   L.push("Build of the benchmark indexes: " + r.builds.map((b) => `${k(b.size)}: store write ${fmt(b.storeWriteMs, 0)} ms, derived indexes (BM25, exact, catalog) ${fmt(b.derivedBuildMs, 0)} ms`).join("; ") + ".", "");
   L.push("Through the CLI (`node apps/cli/bin/hierdoc.js search --queries $WORK/latency.queries.jsonl --index $WORK/idx-Nk --top-k 10 --json`, one process, wall time including start-up and index load):", "");
   L.push(markdownTable(["chunks", "queries", "wall s", "queries/s", "ms/query (wall ÷ queries)"], r.cliBatch.map((b) => [k(b.size), b.queries, fmt(b.wallMs / 1000), fmt(b.queries / (b.wallMs / 1000), 1), fmt(b.wallMs / b.queries)])));
-  L.push(`Cold start to first result on the persisted 10k index (a fresh \`${r.coldCommand}\`, spawn to exit): ${r.cold.map((x) => `${fmt(x, 0)} ms`).join(", ")} (median ${fmt(coldMed, 0)} ms).`, "");
+  L.push(`Cold start to first result on the persisted 10k index (a fresh \`${r.coldCommand}\`, spawn to exit): ${r.cold.map((x) => `${fmt(x, 0)} ms`).join(", ")} (median ${fmt(coldMed, 0)} ms).` +
+    (r.coldVersion?.length ? ` For comparison, \`node apps/cli/bin/hierdoc.js --version\` (start-up and module loading only, no embedder, no index): ${r.coldVersion.map((x) => `${fmt(x, 0)} ms`).join(", ")} (median ${fmt(median(r.coldVersion), 0)} ms).` : ""), "");
 
   // 5. Plot.
   L.push("## 5. Latency against corpus size", "");
@@ -263,6 +266,7 @@ export function renderReport(r: BenchResults, svgName: string): string {
   L.push("- Latency is wall-clock on a shared 2-core machine; compare the load average above with the core count before reading small differences.",
     "- Peer quality is on query subsets (see §2); hierdoc's full-set numbers are in §1.",
     "- Peers run with their defaults (Orama full text: threshold 1, i.e. any query term matches, so long questions touch most documents; Orama vector and LangChain: brute-force cosine over JS arrays). Orama full-text and hybrid at 100k take seconds per question, so only a few questions are timed there (see the queries column).",
+    "- Issue 9 also lists a \"+ definitions\" quality row: the tool config has no switch that indexes or removes definitions separately, so it is not measured here; definitions are attached to results after ranking.",
     "- The 100k index repeats the shared corpus about 7 times, so BM25 document frequencies and dense neighbours are those of a corpus with many exact duplicates.",
     "- The \"where time goes\" table is the per-leg profile of hierdoc search; the ingest per-stage table is the profile of ingestion.", "");
   L.push("## Commands run", "", "```sh", ...r.commands, "```", "");
@@ -287,7 +291,8 @@ function limits(r: BenchResults, x: { thrPagesPerS: number; embedderMb: number; 
   }
   const l10 = r.latency.find((l) => l.chunks === 10_000);
   if (l10 && Number.isFinite(x.coldMed)) {
-    out.push(`- Cold start (median ${fmt(x.coldMed, 0)} ms): in a fresh process the embedder loads in ${fmt(l10.embedderLoadMs, 0)} ms and the 10k index opens in ${fmt(l10.openMs, 0)} ms; the rest is Node start-up, module loading and the query.`);
+    out.push(`- Cold start (median ${fmt(x.coldMed, 0)} ms): in a fresh process the embedder loads in ${fmt(l10.embedderLoadMs, 0)} ms and the 10k index opens in ${fmt(l10.openMs, 0)} ms; the rest is Node start-up, module loading and the query` +
+      (r.coldVersion?.length ? ` — \`hierdoc --version\` alone takes ${fmt(median(r.coldVersion), 0)} ms, so loading the CLI's modules is ${fmt((100 * median(r.coldVersion)) / x.coldMed, 0)} % of the cold start.` : "."));
   }
   const l100 = r.latency.find((l) => l.chunks === 100_000);
   if (l100) {

@@ -98,7 +98,7 @@ describe("report", () => {
       { system: "hierdoc", mode: "hybrid", chunks: 100_000, embedderLoadMs: 1, openMs: 2, rssBaseMb: 100, rssAfterEmbedderMb: 150, peakRssMb: 1300, latency: { ...lat, p95: 150 } },
     ],
     peerLatency: [{ system: "LangChain MemoryVectorStore", chunks: 100_000, buildMs: 5, rssBaseMb: 1, rssAfterEmbedderMb: 2, peakRssMb: 3, latency: { vector: { ...lat, p95: 600 } } }],
-    cliBatch: [{ size: 10_000, queries: 100, wallMs: 5000 }], builds: [], cold: [900, 1100, 1000], coldCommand: "hierdoc search q",
+    cliBatch: [{ size: 10_000, queries: 100, wallMs: 5000 }], builds: [], cold: [900, 1100, 1000], coldCommand: "hierdoc search q", coldVersion: [400, 600],
     components: {
       glove: { loadMs: 200, id: "glove", dims: 100, embedChunks: 10, embedMs: 1, chunksPerS: 10000, mbPerS: 5, queryEmbedMs: 0.1 },
       bm25: { chunks: 100_000, buildMs: 12_000, query: lat, saveMs: 1, loadMs: 500, reloadedHits: 10, addMs: 1, removeMs: 1 },
@@ -122,6 +122,7 @@ describe("report", () => {
     expect(md).toMatch(/faster peer @100k.*\*\*met\*\*.*4\.00×/);
     expect(md).toMatch(/peak RSS @100k.*\*\*not met\*\* \(peak 1300 MB − embedder 50 MB = 1250 MB/);
     expect(md).toMatch(/cold start.*\*\*met\*\* \(median 1000 ms of 3/);
+    expect(md).toContain("`hierdoc --version` alone takes 500 ms, so loading the CLI's modules is 50 % of the cold start.");
     expect(md).toMatch(/BM25 build 100k ≤ 10 s \(#5\) \| \*\*not met\*\* \(12\.00 s/);
     expect(md).toContain("![p95 search latency against corpus size](x.svg)");
     expect(md).toContain("load average at start (1/5/15 min) | 1.00 / 2.00 / 3.00");
