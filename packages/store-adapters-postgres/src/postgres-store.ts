@@ -312,6 +312,12 @@ export class PostgresStore implements VectorStoreAdapter {
   private async transaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     let broken = false;
+    // A checked-out client has no pool listener: without ours, a connection dropped mid-transaction raises
+    // an unhandled 'error' event that kills the process. The failing query then rejects as usual.
+    const onError = (): void => {
+      broken = true;
+    };
+    client.on("error", onError);
     try {
       await client.query("BEGIN");
       const result = await fn(client);
@@ -322,6 +328,7 @@ export class PostgresStore implements VectorStoreAdapter {
       await client.query("ROLLBACK").catch(() => undefined);
       throw err;
     } finally {
+      client.off("error", onError);
       client.release(broken);
     }
   }
