@@ -176,7 +176,9 @@ export class Bm25Index implements KeywordIndex {
     const topK = Math.floor(options.topK);
     if (!(topK > 0) || this.liveCount === 0) return [];
     const touched = this.accumulate(this.analyzer.analyze(query).tokens, options.allowIds, topK);
-    const heap = new TopK(topK);
+    // Equal scores are ordered by id, so an incrementally updated index ranks exactly like a fresh one.
+    const ids = this.ids;
+    const heap = new TopK(topK, (a, b) => (ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : 0));
     const scratch = this.scratch;
     for (let i = 0; i < touched.length; i++) heap.push(scratch[touched[i]], touched[i]);
     return heap.sorted().map(({ slot, score }) => ({ id: this.ids[slot], score }));

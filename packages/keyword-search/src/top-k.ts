@@ -1,13 +1,17 @@
 /**
- * Keeps the best `k` (score, slot) pairs seen so far in a bounded min-heap. Higher score wins; on equal
- * scores the lower slot (earlier inserted document) wins, so results are deterministic.
+ * Keeps the best `k` (score, slot) pairs seen so far in a bounded min-heap. Higher score wins; equal
+ * scores are ordered by `tie` (e.g. by document id, so the order does not depend on the insertion
+ * history), else by the lower slot.
  */
 export class TopK {
   private readonly scores: Float64Array;
   private readonly slots: Int32Array;
   private n = 0;
 
-  constructor(private readonly k: number) {
+  constructor(
+    private readonly k: number,
+    private readonly tie?: (a: number, b: number) => number,
+  ) {
     this.scores = new Float64Array(Math.max(1, k));
     this.slots = new Int32Array(Math.max(1, k));
   }
@@ -22,7 +26,7 @@ export class TopK {
       return;
     }
     const worst = this.scores[0];
-    if (score < worst || (score === worst && slot > this.slots[0])) return;
+    if (score < worst || (score === worst && !this.before(slot, this.slots[0]))) return;
     this.scores[0] = score;
     this.slots[0] = slot;
     this.down(0);
@@ -32,11 +36,16 @@ export class TopK {
   sorted(): Array<{ slot: number; score: number }> {
     const out: Array<{ slot: number; score: number }> = [];
     for (let i = 0; i < this.n; i++) out.push({ slot: this.slots[i], score: this.scores[i] });
-    return out.sort((a, b) => b.score - a.score || a.slot - b.slot);
+    return out.sort((a, b) => b.score - a.score || (this.before(a.slot, b.slot) ? -1 : 1));
+  }
+
+  /** Whether slot `a` ranks before slot `b` at an equal score. */
+  private before(a: number, b: number): boolean {
+    return this.tie ? this.tie(a, b) < 0 : a < b;
   }
 
   private better(s1: number, d1: number, s2: number, d2: number): boolean {
-    return s1 > s2 || (s1 === s2 && d1 < d2);
+    return s1 > s2 || (s1 === s2 && this.before(d1, d2));
   }
 
   private up(i: number): void {
