@@ -100,6 +100,7 @@ async function main(): Promise<void> {
   const quality: QualityRow[] = [];
   const peerRows: QualityRow[] = [];
   const subsetRows: Array<{ row: QualityRow; metrics: QualityRow["metrics"] }> = [];
+  const lcOrderCheck: Array<{ corpus: string; checked: number; differ: number }> = [];
   const corporaSpec = [
     { name: "ObliQA dev", qrels: q("obliqa.qrels.json"), idx: q("idx-obliqa"), noctx: q("idx-obliqa-noctx") },
     { name: "PolicyQA dev", qrels: q("policyqa.qrels.json"), idx: q("idx-policyqa"), noctx: q("idx-policyqa-noctx") },
@@ -133,6 +134,15 @@ async function main(): Promise<void> {
     for (const m of ["fulltext", "vector", "hybrid"] as const) peerRows.push(await runPeer(c.name, sub, orama, m, byId));
     const lc = await buildLangChain(pool, embedder, true);
     peerRows.push(await runPeer(c.name, sub, lc, "vector", byId));
+    // How often LangChain's top 10 differs from an exact cosine ranking of the same vectors.
+    let differ = 0;
+    const checked = sub.queries.slice(0, 30);
+    for (const qq of checked) {
+      const qv = await embedder.embedQuery(qq.query);
+      const exact = pool.map((p) => { let d = 0; for (let i = 0; i < qv.length; i++) d += qv[i] * p.vector[i]; return { id: p.id, d }; }).sort((a, b) => b.d - a.d).slice(0, 10).map((x) => x.id);
+      if (exact.join("\n") !== (await lc.search(qq.query, "vector", 10)).join("\n")) differ++;
+    }
+    lcOrderCheck.push({ corpus: c.name, checked: checked.length, differ });
   }
   // `hierdoc eval` reproduces the in-process number (ObliQA dev, hybrid defaults, all queries).
   let cliEval: { command: string; metrics: Record<string, number> } | undefined;
@@ -190,7 +200,7 @@ async function main(): Promise<void> {
   const results: BenchResults = {
     quick, started: started.toISOString(), finished: new Date().toISOString(), machine, loadAtEnd: loadavg() as [number, number, number],
     commands: commands.map((x) => x.replaceAll(corpora, "../shared/corpora")), ingests, sharedDisplay, quality, peerRows, subsetRows, peerQueries: P.peerQueries, qualityQueries: P.qualityQueries,
-    cliEval, latency, peerLatency, cliBatch, builds, cold, coldCommand, coldVersion, components, params: P, workDisplay: work,
+    cliEval, latency, peerLatency, cliBatch, builds, cold, coldCommand, coldVersion, lcOrderCheck, components, params: P, workDisplay: work,
   };
   writeFileSync(join(work, "results.json"), JSON.stringify(results, (key, v) => (key === "run" ? [] : v === Infinity ? 1e9 : v), 1));
   writeReport(results, outFile);

@@ -70,6 +70,8 @@ export interface BenchResults {
   coldCommand: string;
   /** Wall ms of `hierdoc --version` (process start-up and module loading only). */
   coldVersion?: number[];
+  /** LangChain top-10 lists that differ from an exact cosine ranking of the same vectors. */
+  lcOrderCheck?: Array<{ corpus: string; checked: number; differ: number }>;
   components: {
     glove: { loadMs: number; id: string; dims: number; embedChunks: number; embedMs: number; chunksPerS: number; mbPerS: number; queryEmbedMs: number };
     bm25: { chunks: number; buildMs: number; query: LatencySummary; saveMs: number; loadMs: number; reloadedHits: number; addMs: number; removeMs: number };
@@ -266,7 +268,7 @@ export function renderReport(r: BenchResults, svgName: string): string {
   L.push("- Latency is wall-clock on a shared 2-core machine; compare the load average above with the core count before reading small differences.",
     "- Peer quality is on query subsets (see §2); hierdoc's full-set numbers are in §1.",
     "- Peers run with their defaults (Orama full text: threshold 1, i.e. any query term matches, so long questions touch most documents; Orama vector and LangChain: brute-force cosine over JS arrays). Orama full-text and hybrid at 100k take seconds per question, so only a few questions are timed there (see the queries column).",
-    "- LangChain's `MemoryVectorStore` (@langchain/classic 1.0.50, `dist/vectorstores/memory.js`) sorts candidates with the comparator `(a, b) => a.similarity > b.similarity ? -1 : 0`, which never returns a positive value; V8's sort then does not fully order large arrays, so over thousands of vectors its top 10 differs from exact cosine ranking (checked while writing this harness: 28 of the first 30 ObliQA questions differed from a brute-force ranking of the same vectors). The same vectors ranked exactly are the Orama vector and hierdoc semantic-only rows. The table reports what the library returns.",
+    "- LangChain's `MemoryVectorStore` (@langchain/classic 1.0.50, `dist/vectorstores/memory.js`) sorts candidates with the comparator `(a, b) => a.similarity > b.similarity ? -1 : 0`, which never returns a positive value; V8's sort then does not fully order large arrays, so over thousands of vectors its top 10 can differ from exact cosine ranking (this run: " + (r.lcOrderCheck ?? []).map((x) => `${x.corpus}: ${x.differ} of the first ${x.checked} questions differ from a brute-force ranking of the same vectors`).join("; ") + "). The same vectors ranked exactly are the Orama vector and hierdoc semantic-only rows. The table reports what the library returns.",
     "- Issue 9 also lists a \"+ definitions\" quality row: the tool config has no switch that indexes or removes definitions separately, so it is not measured here; definitions are attached to results after ranking.",
     "- The 100k index repeats the shared corpus about 7 times, so BM25 document frequencies and dense neighbours are those of a corpus with many exact duplicates.",
     "- The \"where time goes\" table is the per-leg profile of hierdoc search; the ingest per-stage table is the profile of ingestion.", "");
