@@ -20,14 +20,14 @@ function zipfCorpus(n: number, seed: number): Array<{ id: string; text: string; 
   }));
 }
 
-/** The top k by exhaustive scoring: score desc, then insertion order. */
+/** The top k by exhaustive scoring: score desc, then id. */
 function bruteTop(index: Bm25Index, ids: string[], query: string, k: number, allow?: Set<string>) {
   const scores = index.scoreDocuments(query, ids);
   const matched = new Set(index.scoreDocuments(query, ids).map((s, i) => (s !== 0 ? ids[i] : "")));
   return ids
     .map((id, i) => ({ id, score: scores[i], i }))
     .filter((x) => matched.has(x.id) && (!allow || allow.has(x.id)))
-    .sort((a, b) => b.score - a.score || a.i - b.i)
+    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     .slice(0, k)
     .map(({ id, score }) => ({ id, score }));
 }
