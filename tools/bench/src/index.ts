@@ -161,6 +161,9 @@ async function main(): Promise<void> {
   const queriesFile = q("obliqa.queries.jsonl");
   const cliQueries = q("latency.queries.jsonl");
   writeFileSync(cliQueries, readFileSync(queriesFile, "utf8").split("\n").filter(Boolean).slice(0, P.cliQueries).join("\n") + "\n");
+  // The ObliQA index itself (11k chunks, questions about its own text): the realistic case near 10k.
+  log("latency hierdoc on the ObliQA index");
+  latency.push({ ...lastJson<BenchResults["latency"][number]>(run("node", [worker, "latency-hierdoc", "--index", q("idx-obliqa"), "--queries", queriesFile, "--n", String(P.latencyQueries)])), label: "ObliQA index" });
   for (const size of sizes) {
     const dir = q(`idx-${size / 1000}k`);
     log(`build hierdoc ${size} chunks`);

@@ -33,6 +33,8 @@ export interface HierdocLatency {
   peakRssMb: number;
   latency: LatencySummary;
   legMs?: Record<string, number>;
+  /** Set for indexes other than the 10k / 100k shared-corpus ones. */
+  label?: string;
 }
 
 /** Peer latency (worker `latency-peer`). */
@@ -106,7 +108,7 @@ export function latencySvg(r: BenchResults): string {
     if (!(y > 0)) return;
     series.set(name, [...(series.get(name) ?? []), [x, y]]);
   };
-  for (const l of r.latency) add(`hierdoc ${l.mode}`, l.chunks, l.latency.p95);
+  for (const l of r.latency) if (!l.label) add(`hierdoc ${l.mode}`, l.chunks, l.latency.p95);
   for (const p of r.peerLatency) for (const [m, s] of Object.entries(p.latency)) add(`${p.system.split(" ")[0]} ${m}`, p.chunks, s.p95);
   const list: PlotSeries[] = [...series].map(([name, points]) => ({ name, points }));
   return lineChartSvg(list, { title: "Search latency p95 (in-process, query embedding included)", xLabel: "chunks in the index", yLabel: "p95 latency (ms)" });
@@ -136,7 +138,7 @@ export function renderReport(r: BenchResults, svgName: string): string {
 
   // Targets.
   const obliqaHybrid = r.quality.find((q) => q.corpus === "ObliQA dev" && q.variant === "hybrid (defaults)");
-  const lat = (size: number): HierdocLatency | undefined => r.latency.find((l) => l.chunks === size);
+  const lat = (size: number): HierdocLatency | undefined => r.latency.find((l) => l.chunks === size && !l.label);
   const l10 = lat(10_000);
   const l100 = lat(100_000);
   const peers100 = r.peerLatency.filter((p) => p.chunks === 100_000).flatMap((p) => Object.entries(p.latency).map(([mode, s]) => ({ name: `${p.system} ${mode}`, system: p.system, mode, s })));
@@ -154,7 +156,7 @@ export function renderReport(r: BenchResults, svgName: string): string {
     rows.push(["ObliQA dev hybrid Recall@10 ≥ 0.85 (#9)", verdict(full ? obliqaHybrid.metrics.recall >= 0.85 : null, `${fmt(obliqaHybrid.metrics.recall, 4)} on ${obliqaHybrid.metrics.queries} queries`, "≥ 0.85")]);
     rows.push(["ObliQA dev hybrid MAP@10 ≥ 0.70 (#9)", verdict(full ? obliqaHybrid.metrics.map >= 0.7 : null, `${fmt(obliqaHybrid.metrics.map, 4)}`, "≥ 0.70")]);
   }
-  if (l10) rows.push(["search p95 @10k in-process (#9)", verdict(l10.latency.p95 <= 20, `${fmt(l10.latency.p95)} ms`, "≤ 20 ms")]);
+  if (l10) rows.push(["search p95 @10k in-process (#9)", verdict(l10.latency.p95 <= 20, `${fmt(l10.latency.p95)} ms` + r.latency.filter((l) => l.label).map((l) => `; ${l.label}, ${l.chunks} chunks: ${fmt(l.latency.p95)} ms`).join(""), "≤ 20 ms")]);
   if (l100) rows.push(["search p95 @100k in-process (#9)", verdict(l100.latency.p95 <= 100, `${fmt(l100.latency.p95)} ms`, "≤ 100 ms")]);
   if (l100 && fastest) {
     const ratio = fastest.s.p95 / l100.latency.p95;
@@ -222,10 +224,10 @@ export function renderReport(r: BenchResults, svgName: string): string {
 
   // 4. Latency.
   L.push("## 4. Search latency and memory", "");
-  L.push("Indexes of 10k and 100k chunks are built from the shared-corpus index (`$WORK/idx-all`) with the real components: its records and vectors repeated with distinct ids (`id#rK`, source `rK/path`), written to a `MemoryStore` folder, then `HierarchicalDocumentTool.open` rebuilds and persists BM25 + the exact index, exactly as after an ingest. " +
+  L.push("The 10k index is the first 10,000 chunks of the shared-corpus index in store order (mostly US Code, CFR and RFC text, fewer ObliQA chunks), so ObliQA questions match fewer of its terms than in the ObliQA index; the ObliQA index itself (questions about its own text) is timed as a separate row. Indexes of 10k and 100k chunks are built from the shared-corpus index (`$WORK/idx-all`) with the real components: its records and vectors repeated with distinct ids (`id#rK`, source `rK/path`), written to a `MemoryStore` folder, then `HierarchicalDocumentTool.open` rebuilds and persists BM25 + the exact index, exactly as after an ingest. " +
     "Latency is measured in a fresh process that opens the persisted index (one query at a time, top 10, ObliQA dev questions, warm-up excluded, GloVe query embedding included). Peers run in their own processes over the same chunks and vectors (LangChain via `addVectors` with the same GloVe vectors; query embedding included).", "");
   L.push(markdownTable(["system", "mode", "chunks", "queries", "p50 ms", "p95 ms", "p99 ms", "mean ms", "queries/s", "build/open ms", "peak RSS MB"], [
-    ...r.latency.map((l) => ["hierdoc", l.mode, k(l.chunks), l.latency.n, fmt(l.latency.p50), fmt(l.latency.p95), fmt(l.latency.p99), fmt(l.latency.mean), fmt(1000 / l.latency.mean, 0), `open ${fmt(l.openMs, 0)}`, fmt(l.peakRssMb, 0)]),
+    ...r.latency.map((l) => [l.label ? `hierdoc (${l.label})` : "hierdoc", l.mode, l.label ? String(l.chunks) : k(l.chunks), l.latency.n, fmt(l.latency.p50), fmt(l.latency.p95), fmt(l.latency.p99), fmt(l.latency.mean), fmt(1000 / l.latency.mean, 0), `open ${fmt(l.openMs, 0)}`, fmt(l.peakRssMb, 0)]),
     ...r.peerLatency.flatMap((p) => Object.entries(p.latency).map(([mode, s]) => [p.system, mode, k(p.chunks), s.n, fmt(s.p50), fmt(s.p95), fmt(s.p99), fmt(s.mean), fmt(1000 / s.mean, 2), `build ${fmt(p.buildMs, 0)}`, fmt(p.peakRssMb, 0)])),
   ], ["left", "left", "right", "right", "right", "right", "right", "right", "right", "right", "right"]));
   L.push("Peak RSS is the process's `maxRSS` (whole process: Node, modules, embedder, index, and for peers the build). For hierdoc, RSS before / after loading the embedder: " +
@@ -290,7 +292,7 @@ function limits(r: BenchResults, x: { thrPagesPerS: number; embedderMb: number; 
   out.push(`- Ingestion (${fmt(x.thrPagesPerS, 0)} pages/s): the largest stages are ${stages.map(([s, v]) => `${s} ${fmt((100 * v) / all.timings_ms.total, 0)} %`).join(", ")} of ${fmt(all.timings_ms.total / 1000)} s.`);
   for (const l of r.latency) {
     const legs = l.legMs ? Object.entries(l.legMs).map(([k2, v]) => `${k2} ${fmt(v)}`).join(", ") : "n/a";
-    out.push(`- Search at ${k(l.chunks)} (p95 ${fmt(l.latency.p95)} ms): mean per-leg ms ${legs}; opening the persisted index took ${fmt(l.openMs, 0)} ms (store load, catalog/exact rebuild, BM25 reload).`);
+    out.push(`- Search at ${l.label ? `${l.chunks} chunks (${l.label})` : k(l.chunks)} (p95 ${fmt(l.latency.p95)} ms): mean per-leg ms ${legs}; opening the persisted index took ${fmt(l.openMs, 0)} ms (store load, catalog/exact rebuild, BM25 reload).`);
   }
   const l10 = r.latency.find((l) => l.chunks === 10_000);
   if (l10 && Number.isFinite(x.coldMed)) {
