@@ -25,6 +25,15 @@ if (!skipBuild) {
   }
 }
 
+if (!skipBuild) {
+  // Lint (module boundaries between core, domain, adapter, tool, runtime and app packages) is part of the test run.
+  if (run("npm", ["run", "lint", "--silent"]) !== 0) {
+    console.error("lint failed");
+    console.log("0 passed, 1 failed");
+    process.exit(1);
+  }
+}
+
 const dir = mkdtempSync(join(tmpdir(), "hierdoc-jest-"));
 const out = join(dir, "results.json");
 const status = run("npx", ["jest", "--json", `--outputFile=${out}`, "--forceExit", ...jestArgs], {
