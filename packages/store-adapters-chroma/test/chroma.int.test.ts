@@ -1,14 +1,19 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { HierdocError } from "@hierdoc/core";
-import { runStoreConformance } from "@hierdoc/core/testing";
+import { gdprArticleRecords, runStoreConformance } from "@hierdoc/core/testing";
 import { ChromaClient } from "chromadb";
 import { ChromaStore } from "@hierdoc/store-adapters-chroma";
 import { freePort, startChromaServer, type ChromaServer } from "@hierdoc/store-adapters-chroma/testing";
 import { axisVector, record, records } from "./fixtures.js";
-import { GDPR_MD, gdprArticles, HAS_GDPR } from "./gdpr.js";
+
+// The GDPR articles from the shared corpora, when present (fixture builder shared in @hierdoc/core/testing).
+const GDPR_MD = join(dirname(fileURLToPath(import.meta.url)), "../../../../shared/corpora/gdpr/gdpr_2016_679.md");
+const HAS_GDPR = existsSync(GDPR_MD);
+const gdprArticles = (dimensions: number) => gdprArticleRecords(GDPR_MD, dimensions);
 
 const D = 8;
 const OPEN = { embedderId: "hash-8", dimensions: D };

@@ -1,12 +1,17 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { HierdocError, type StoreRecord } from "@hierdoc/core";
-import { runStoreConformance } from "@hierdoc/core/testing";
+import { gdprArticleRecords, lexicalHashVector as hashEmbed, runStoreConformance } from "@hierdoc/core/testing";
 import { LanceDbStore } from "@hierdoc/store-adapters-lancedb";
 import { axisVector, record, records } from "./fixtures.js";
-import { GDPR_MD, gdprArticles, hashEmbed, HAS_GDPR } from "./gdpr.js";
+
+// The GDPR articles from the shared corpora, when present (fixture builder shared in @hierdoc/core/testing).
+const GDPR_MD = join(dirname(fileURLToPath(import.meta.url)), "../../../../shared/corpora/gdpr/gdpr_2016_679.md");
+const HAS_GDPR = existsSync(GDPR_MD);
+const gdprArticles = (dimensions: number) => gdprArticleRecords(GDPR_MD, dimensions);
 
 const D = 8;
 const OPEN = { embedderId: "hash-8", dimensions: D };

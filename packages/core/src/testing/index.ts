@@ -16,3 +16,4 @@ export {
 } from "./fixtures.js";
 export { jestApi } from "./jest-api.js";
 export type { JestApi } from "./jest-api.js";
+export { gdprArticleRecords, lexicalHashVector } from "./gdpr-articles.js";

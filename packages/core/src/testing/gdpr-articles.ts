@@ -1,22 +1,14 @@
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import type { StoreRecord } from "@hierdoc/core";
-import { makeRecord } from "@hierdoc/core/testing";
-
-/** The shared corpora folder (`../shared/corpora` from the repository root). */
-export const CORPORA = join(dirname(fileURLToPath(import.meta.url)), "../../../../shared/corpora");
-/** The GDPR in Markdown, when the corpora are present. */
-export const GDPR_MD = join(CORPORA, "gdpr/gdpr_2016_679.md");
-export const HAS_GDPR = existsSync(GDPR_MD);
+import { readFileSync } from "node:fs";
+import type { StoreRecord } from "../interfaces.js";
+import { makeRecord } from "./fixtures.js";
 
 const STOP = new Set(["the", "of", "to", "and", "a", "in", "or", "for", "be", "by", "on", "that", "which", "with", "as", "is", "an", "shall", "this", "where", "it", "are", "not", "from", "its", "any", "at"]);
 
 /**
- * A toy lexical embedder for smoke tests only: hashed, log-weighted bag of words (stop words dropped),
- * L2-normalised. It makes the dense leg depend on the text without a model.
+ * A toy lexical embedder for store smoke tests only: hashed, log-weighted bag of words (stop words
+ * dropped), L2-normalised. It makes the dense leg depend on the text without a model.
  */
-export function hashEmbed(text: string, dimensions: number): Float32Array {
+export function lexicalHashVector(text: string, dimensions: number): Float32Array {
   const v = new Float32Array(dimensions);
   for (const token of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
     if (STOP.has(token)) continue;
@@ -34,9 +26,12 @@ export function hashEmbed(text: string, dimensions: number): Float32Array {
   return v;
 }
 
-/** The 99 GDPR articles as store records (one record per article, section id "Article N"). */
-export function gdprArticles(dimensions: number): StoreRecord[] {
-  const text = readFileSync(GDPR_MD, "utf8");
+/**
+ * The articles of the GDPR markdown at `markdownPath` (`../shared/corpora/gdpr/gdpr_2016_679.md`) as store
+ * records, one per article (section id "Article N"), with {@link lexicalHashVector} vectors.
+ */
+export function gdprArticleRecords(markdownPath: string, dimensions: number): StoreRecord[] {
+  const text = readFileSync(markdownPath, "utf8");
   const heading = /^#{3,4} (Article (\d+)) — (.*)$/gm;
   const starts = [...text.matchAll(heading)];
   return starts.map((m, i) => {
@@ -54,6 +49,6 @@ export function gdprArticles(dimensions: number): StoreRecord[] {
       context: "",
       indexedText: body,
     });
-    return { record, vector: hashEmbed(body, dimensions) };
+    return { record, vector: lexicalHashVector(body, dimensions) };
   });
 }
