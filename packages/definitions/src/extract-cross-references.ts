@@ -1,5 +1,6 @@
 import type { Chunk, ConvertedDocument, CrossReference, Section } from "@hierdoc/core";
 import { DocumentMap, paragraphs } from "./document-map.js";
+import { documentCodeTitle, type CodeTitle } from "./code-title.js";
 import { BARE_CITATION, BRACKET_BEFORE, CITATION, CODE_BEFORE, CODE_CITATION, kindOf, splitIds, type CitationKind } from "./citation-grammar.js";
 
 /** A cross-reference with where it occurs: the chunk and `[start, end)` of the citing text. */
@@ -14,11 +15,12 @@ const PREFIX: Partial<Record<CitationKind, string>> = {
   schedule: "Schedule ",
 };
 
-/** The US Code title a document is (from "Title 17— COPYRIGHTS"), so "17 U.S.C. 101" stays internal. */
-function ownTitle(doc: ConvertedDocument, sections: Section[]): string | null {
-  const head = [doc.title ?? "", sections[0]?.title ?? "", doc.text.slice(0, 200)].join("\n");
-  const m = /^[#\s]*(?:Title|TITLE)\s+(\d+)\b/m.exec(head);
-  return m ? m[1] : null;
+/** The code title a document is ("Title 17— COPYRIGHTS", "17 U.S.C. 101" aliases), so "17 U.S.C. 101" stays internal. */
+function ownTitle(doc: ConvertedDocument, sections: Section[]): CodeTitle | null {
+  const found = documentCodeTitle(sections, doc.title);
+  if (found) return found;
+  const m = /^[#\s]*(?:Title|TITLE)\s+(\d+[A-Za-z]?)\b/m.exec(doc.text.slice(0, 200));
+  return m ? { code: "usc", title: m[1].toUpperCase() } : null;
 }
 
 function canonical(kind: CitationKind, id: string, sectionStyle: string): string {
@@ -134,7 +136,7 @@ export function extractCrossReferences(doc: ConvertedDocument, sections: Section
     for (const m of para.text.matchAll(CODE_CITATION)) {
       const g = m.groups ?? {};
       const code = /C\.?F\.?R/.test(g.code) ? "CFR" : "U.S.C.";
-      const internal = code === "U.S.C." && title !== null && g.title === title;
+      const internal = title !== null && title.code === (code === "CFR" ? "cfr" : "usc") && g.title.toUpperCase() === title.title;
       const unit = /^[Cc]hapter/.test(g.unit ?? "") ? "Chapter " : /^[Pp]art/.test(g.unit ?? "") ? "Part " : "§ ";
       const sec = `${unit}${g.sec}`;
       emit(m.index ?? 0, m[0].length, [
@@ -178,7 +180,7 @@ export function extractCrossReferences(doc: ConvertedDocument, sections: Section
       let refs: Array<Omit<LocatedCrossReference, "chunkId" | "start" | "end" | "fromSectionId">>;
       if (g.title) {
         const doc = g.title.replace(/\s+/g, " ").toLowerCase();
-        const same = title !== null && doc === `title ${title}`;
+        const same = title !== null && title.code === "usc" && doc === `title ${title.title.toLowerCase()}`;
         refs = ids.map((id) => ({
           text,
           targetSectionId: kind === "section" || kind === "relative" ? `§ ${id.replace(/\s+\(/g, "(")}` : canonical(kind, id, ""),

@@ -6,3 +6,4 @@ export { matchTechnicalTerms } from "./technical-terms.js";
 export { extractCrossReferences, type LocatedCrossReference } from "./extract-cross-references.js";
 export { SectionResolver, sectionKey, type ResolverEntry } from "./section-resolver.js";
 export { DocumentMap, paragraphs, isDefinitionsTitle, type Paragraph } from "./document-map.js";
+export { codeTitleName, documentCodeTitle, parseCodeTitle, type CodeTitle, type CodeTitleEvidence } from "./code-title.js";

@@ -1,5 +1,6 @@
 import type { CrossReference } from "@hierdoc/core";
 import { HierdocError } from "@hierdoc/core";
+import { codeTitleName, documentCodeTitle, parseCodeTitle } from "./code-title.js";
 
 /** One section (or finer unit) of the corpus a reference can point to. */
 export interface ResolverEntry {
@@ -8,6 +9,12 @@ export interface ResolverEntry {
   aliases: string[];
   /** The chunk where the section starts. */
   chunkId: string;
+  /**
+   * Names other documents cite this entry's source by ("5 U.S.C.", "27 CFR", "RFC 9110"); the names of a
+   * source are the union over its entries. When no entry of a source gives any, a US Code or CFR title is
+   * recognised from the section aliases the chunker writes ("5 U.S.C. 553").
+   */
+  documentNames?: string[];
 }
 
 interface Key {
@@ -58,17 +65,31 @@ function namesSource(cited: string, sourcePath: string): boolean {
   return c.length >= 2 && (base.startsWith(c) || base.replace(/[\s_-]+/g, "").startsWith(c));
 }
 
+function normName(name: string): string {
+  return name.toLowerCase().replace(/\s+/g, " ").trim();
+}
+
+/** The name a cited document is matched by: a code title's canonical name ("title 5" → "5 u.s.c."), else itself. */
+function citedKey(cited: string): { key: string; codeTitle: boolean } {
+  const t = parseCodeTitle(cited);
+  return t ? { key: normName(codeTitleName(t)), codeTitle: true } : { key: normName(cited), codeTitle: false };
+}
+
 /**
  * Resolves cross-references against the sections of a corpus: same document first, by section id or alias,
  * falling back to the enclosing unit ("Article 6(1)(a)" → "Article 6(1)" → "Article 6"). Citations naming a
  * unit type (Article, Chapter, Part, Appendix, Annex, Schedule) only match sections of that type or untyped
- * ids. References naming another document resolve only into a source with that name; anything not found is
- * marked external.
+ * ids. References naming another document resolve only into a source with that name: a code title ("section
+ * 553 of title 5", "5 U.S.C. 553") only into the source that is that title (see {@link ResolverEntry.documentNames}),
+ * never into a same-numbered section of another title; anything not found is marked external and keeps its
+ * `citedDocument`.
  */
 export class SectionResolver {
   private readonly byBare = new Map<string, Array<{ entry: ResolverEntry; type: string | null }>>();
   /** First unit (in entry order) under an id that is not itself a section: "19.10.1" → "19.10.1.(1)". */
   private readonly firstChild = new Map<string, Array<{ entry: ResolverEntry; type: string | null }>>();
+  /** Normalised names each source is cited by. */
+  private readonly names = new Map<string, Set<string>>();
 
   /** @throws HierdocError E_INVALID_ARGUMENT when an entry has no sourcePath or sectionId. */
   constructor(entries: ResolverEntry[]) {
@@ -77,6 +98,11 @@ export class SectionResolver {
         throw new HierdocError("E_INVALID_ARGUMENT", "resolver entry needs sourcePath and sectionId", {
           details: { file: entry.sourcePath },
         });
+      }
+      for (const name of entry.documentNames ?? []) {
+        const set = this.names.get(entry.sourcePath) ?? new Set<string>();
+        set.add(citedKey(name).key);
+        this.names.set(entry.sourcePath, set);
       }
       const seen = new Set<string>();
       const own = sectionKey(entry.sectionId).type;
@@ -101,6 +127,26 @@ export class SectionResolver {
         }
       });
     }
+    this.inferCodeTitles(entries);
+  }
+
+  /** The names a source is cited by (normalised, lower case): given, or its recognised code title. */
+  namesOf(sourcePath: string): string[] {
+    return [...(this.names.get(sourcePath) ?? [])];
+  }
+
+  private inferCodeTitles(entries: ResolverEntry[]): void {
+    const bySource = new Map<string, ResolverEntry[]>();
+    for (const e of entries) {
+      if (this.names.has(e.sourcePath)) continue;
+      const list = bySource.get(e.sourcePath) ?? [];
+      list.push(e);
+      bySource.set(e.sourcePath, list);
+    }
+    for (const [sourcePath, list] of bySource) {
+      const title = documentCodeTitle(list);
+      if (title) this.names.set(sourcePath, new Set([normName(codeTitleName(title))]));
+    }
   }
 
   /**
@@ -112,8 +158,12 @@ export class SectionResolver {
     const target = ref.targetSectionId;
     if (target) {
       const key = sectionKey(target);
+      const citedDoc = ref.external ? ref.citedDocument : undefined;
+      const cited = citedDoc ? citedKey(citedDoc) : null;
       const accept = (src: string) =>
-        ref.external ? !!ref.citedDocument && namesSource(ref.citedDocument, src) : src === fromSourcePath;
+        !ref.external
+          ? src === fromSourcePath
+          : !!citedDoc && !!cited && (this.names.get(src)?.has(cited.key) === true || (!cited.codeTitle && namesSource(citedDoc, src)));
       const fits = (c: { entry: ResolverEntry; type: string | null }) =>
         accept(c.entry.sourcePath) &&
         (key.type === null ? c.type === null || LOOSE_TYPES.has(c.type) : c.type === null || c.type === key.type);
