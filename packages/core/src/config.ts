@@ -23,6 +23,20 @@ export const EmbeddingConfigSchema = z.strictObject({
   api_version: z.string().optional(),
   deployment: z.string().optional(),
   batch_size: z.number().int().positive().max(2048).optional(),
+  /** `transformers`: local model folder (config.json, tokenizer.json, onnx/model*.onnx); nothing is downloaded. */
+  model_path: z.string().min(1).optional(),
+  /** `transformers`: which weight file to load (`fp32` → onnx/model.onnx, `q8` → onnx/model_quantized.onnx, …). */
+  dtype: z.enum(["fp32", "fp16", "q8", "int8", "uint8", "q4", "q4f16", "bnb4"]).optional(),
+  /** `transformers`: how token vectors become one vector (`mean` for MiniLM/e5/gte, `cls` for bge). */
+  pooling: z.enum(["mean", "cls", "last_token"]).optional(),
+  /** `transformers`: L2-normalise vectors (default true). */
+  normalize: z.boolean().optional(),
+  /** `transformers`: text prepended to queries (`"query: "` for e5). */
+  query_prefix: z.string().optional(),
+  /** `transformers`: text prepended to documents (`"passage: "` for e5). */
+  document_prefix: z.string().optional(),
+  /** `transformers`: hub revision (branch, tag or commit) of a `name` hub id. */
+  revision: z.string().min(1).optional(),
 });
 
 /** `vector_store` of a tool entry; provider-specific keys are validated by the adapter. */

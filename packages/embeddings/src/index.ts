@@ -23,3 +23,11 @@ export {
 export { estimateTokens, planBatches, type BatchLimits } from "./openai-batching.js";
 export { mapOpenAIError } from "./openai-errors.js";
 export { createEmbedder, type CreateEmbedderOptions, type EmbeddingConfig } from "./create-embedder.js";
+export {
+  TransformersEmbedder,
+  transformersEmbedderId,
+  type TransformersEmbedderOptions,
+  type TransformersPooling,
+} from "./transformers-embedder.js";
+export { TRANSFORMERS_DTYPES, onnxFileFor, checkModelFolder, type TransformersDtype } from "./transformers-model-files.js";
+export { TRANSFORMERS_VERSION, importTransformers, type TransformersImporter } from "./transformers-loader.js";

@@ -46,8 +46,8 @@ describe("createEmbedder", () => {
     expect(server.requests[0].headers.authorization).toBe("Bearer local");
   });
 
-  it("rejects transformers, and openai-compatible without base_url, with E_CONFIG", async () => {
-    await expect(createEmbedder({ provider: "transformers" })).rejects.toMatchObject({ code: "E_CONFIG", details: { path: "embedding.provider" } });
+  it("rejects transformers without a model, openai-compatible without base_url, and unknown providers with E_CONFIG", async () => {
+    await expect(createEmbedder({ provider: "transformers" })).rejects.toMatchObject({ code: "E_CONFIG", details: { path: "embedding.name" } });
     await expect(createEmbedder({ provider: "openai-compatible", name: "m", dimensions: 4 })).rejects.toMatchObject({
       code: "E_CONFIG",
       details: { path: "embedding.base_url" },

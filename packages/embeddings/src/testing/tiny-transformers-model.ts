@@ -1,0 +1,143 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { encodeOnnxModel, OnnxType } from "./onnx-proto.js";
+
+/** Options of {@link writeTinyTransformersModel}. */
+export interface TinyModelOptions {
+  /** Lower-case words of the WordPiece vocabulary (special tokens are added). */
+  vocabulary: string[];
+  /** Words that should embed alike: every word of a group shares one vector (plus a little noise). */
+  synonyms?: string[][];
+  /** Hidden size; default 32. */
+  hidden?: number;
+  /** Seed of the deterministic vectors; default 1. */
+  seed?: number;
+  /** ONNX file name suffix, as transformers.js maps dtypes: `""` (fp32, default), `_quantized` (q8), … */
+  fileSuffix?: string;
+  /** Largest input in tokens (`model_max_length`); default 512. */
+  maxLength?: number;
+}
+
+/** What {@link writeTinyTransformersModel} wrote. */
+export interface TinyModel {
+  dir: string;
+  hidden: number;
+  vocabularySize: number;
+  files: string[];
+}
+
+const SPECIAL = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] as const;
+
+function hashWord(word: string, seed: number): number {
+  let h = (2166136261 ^ seed) >>> 0;
+  for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 16777619) >>> 0;
+  return h;
+}
+
+function vectorFor(word: string, hidden: number, seed: number, noise = 1): Float32Array {
+  let s = hashWord(word, seed) || 1;
+  const out = new Float32Array(hidden);
+  for (let i = 0; i < hidden; i++) {
+    s = Math.imul(s ^ (s >>> 15), 2246822507) >>> 0;
+    s = Math.imul(s ^ (s >>> 13), 3266489909) >>> 0;
+    out[i] = ((s / 2 ** 32) * 2 - 1) * noise;
+  }
+  return out;
+}
+
+/**
+ * Writes a real, tiny BERT-shaped model folder in the layout transformers.js loads (`config.json`,
+ * `tokenizer.json`, `tokenizer_config.json`, `onnx/model{suffix}.onnx`): a WordPiece tokenizer over the
+ * given words and an ONNX graph whose `last_hidden_state` is each token's vector masked by
+ * `attention_mask` — so mean pooling gives a bag-of-words embedding. For tests and demos that must run
+ * the real transformers.js + ONNX Runtime path without downloading weights; it has no language skill.
+ */
+export async function writeTinyTransformersModel(dir: string, options: TinyModelOptions): Promise<TinyModel> {
+  const hidden = options.hidden ?? 32;
+  const seed = options.seed ?? 1;
+  const words = [...new Set(options.vocabulary.map((w) => w.toLowerCase()))].filter((w) => !SPECIAL.includes(w as never));
+  const vocab = [...SPECIAL, ...words];
+  const groupOf = new Map<string, string>();
+  for (const group of options.synonyms ?? []) for (const w of group) groupOf.set(w.toLowerCase(), group[0]!.toLowerCase());
+
+  const table = new Float32Array(vocab.length * hidden);
+  vocab.forEach((word, row) => {
+    if (row === 0) return; // [PAD] is the zero vector
+    const group = groupOf.get(word);
+    const base = vectorFor(group ?? word, hidden, seed);
+    if (group) {
+      const jitter = vectorFor(word, hidden, seed + 1, 0.1);
+      for (let i = 0; i < hidden; i++) base[i]! += jitter[i]!;
+    }
+    table.set(base, row * hidden);
+  });
+
+  const model = encodeOnnxModel({
+    name: "hierdoc-tiny-bert",
+    opset: 13,
+    nodes: [
+      { op: "Gather", inputs: ["word_embeddings", "input_ids"], outputs: ["token_vectors"], attributes: { axis: 0 } },
+      { op: "Cast", inputs: ["attention_mask"], outputs: ["mask_float"], attributes: { to: OnnxType.FLOAT } },
+      { op: "Unsqueeze", inputs: ["mask_float", "last_axis"], outputs: ["mask_3d"] },
+      { op: "Mul", inputs: ["token_vectors", "mask_3d"], outputs: ["last_hidden_state"] },
+    ],
+    initializers: [
+      { name: "word_embeddings", type: OnnxType.FLOAT, dims: [vocab.length, hidden], data: table },
+      { name: "last_axis", type: OnnxType.INT64, dims: [1], data: BigInt64Array.from([-1n]) },
+    ],
+    inputs: [
+      { name: "input_ids", type: OnnxType.INT64, dims: ["batch_size", "sequence_length"] },
+      { name: "attention_mask", type: OnnxType.INT64, dims: ["batch_size", "sequence_length"] },
+    ],
+    outputs: [{ name: "last_hidden_state", type: OnnxType.FLOAT, dims: ["batch_size", "sequence_length", hidden] }],
+  });
+
+  const maxLength = options.maxLength ?? 512;
+  const special = (token: string) => ({ id: token, ids: [vocab.indexOf(token)], tokens: [token] });
+  const tokenizer = {
+    version: "1.0",
+    truncation: null,
+    padding: null,
+    added_tokens: SPECIAL.map((content, id) => ({ id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true })),
+    normalizer: { type: "BertNormalizer", clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true },
+    pre_tokenizer: { type: "BertPreTokenizer" },
+    post_processor: {
+      type: "TemplateProcessing",
+      single: [{ SpecialToken: { id: "[CLS]", type_id: 0 } }, { Sequence: { id: "A", type_id: 0 } }, { SpecialToken: { id: "[SEP]", type_id: 0 } }],
+      pair: [
+        { SpecialToken: { id: "[CLS]", type_id: 0 } },
+        { Sequence: { id: "A", type_id: 0 } },
+        { SpecialToken: { id: "[SEP]", type_id: 0 } },
+        { Sequence: { id: "B", type_id: 1 } },
+        { SpecialToken: { id: "[SEP]", type_id: 1 } },
+      ],
+      special_tokens: { "[CLS]": special("[CLS]"), "[SEP]": special("[SEP]") },
+    },
+    decoder: { type: "WordPiece", prefix: "##", cleanup: true },
+    model: {
+      type: "WordPiece",
+      unk_token: "[UNK]",
+      continuing_subword_prefix: "##",
+      max_input_chars_per_word: 100,
+      vocab: Object.fromEntries(vocab.map((w, i) => [w, i])),
+    },
+  };
+
+  const onnxFile = join("onnx", `model${options.fileSuffix ?? ""}.onnx`);
+  await mkdir(join(dir, "onnx"), { recursive: true });
+  await writeFile(join(dir, onnxFile), model);
+  await writeFile(
+    join(dir, "config.json"),
+    JSON.stringify({ model_type: "bert", architectures: ["BertModel"], hidden_size: hidden, vocab_size: vocab.length, max_position_embeddings: maxLength }, null, 2),
+  );
+  await writeFile(
+    join(dir, "tokenizer_config.json"),
+    JSON.stringify(
+      { tokenizer_class: "BertTokenizer", do_lower_case: true, model_max_length: maxLength, cls_token: "[CLS]", sep_token: "[SEP]", pad_token: "[PAD]", unk_token: "[UNK]", mask_token: "[MASK]" },
+      null,
+      2,
+    ),
+  );
+  await writeFile(join(dir, "tokenizer.json"), JSON.stringify(tokenizer));
+  return { dir, hidden, vocabularySize: vocab.length, files: ["config.json", "tokenizer.json", "tokenizer_config.json", onnxFile] };
+}
