@@ -22,6 +22,7 @@ import { SectionResolver, TermIndex } from "@hierdoc/definitions";
 import { Bm25Index, ExactIndex, isIdLookupQuery } from "@hierdoc/keyword-search";
 import { SearchRouter } from "@hierdoc/hybrid-fusion";
 import { Catalog } from "./catalog.js";
+import { CodeTitleScope } from "./code-title-scope.js";
 import { runIngest, type IngestContext } from "./ingest-pipeline.js";
 import type { IngestProgress, IngestReport } from "./ingest-types.js";
 import { acquireIndexLock } from "./index-lock.js";
@@ -79,6 +80,7 @@ export class HierarchicalDocumentTool {
   readonly embedder: Embedder;
   private readonly catalog = new Catalog();
   private readonly titles = new TitlePhraseIndex(this.catalog);
+  private readonly codeTitles = new CodeTitleScope(this.catalog);
   private exact = new ExactIndex();
   private terms = new TermIndex([]);
   private resolver = new SectionResolver([]);
@@ -209,11 +211,12 @@ export class HierarchicalDocumentTool {
         const allowIds = this.allowedIds(options.filters);
         const titleHits = mode === "hybrid" || mode === "exact" ? this.titles.lookup(query) : [];
         const exact = this.exact;
+        const codeTitles = this.codeTitles;
         const router = new SearchRouter({
           store: this.store,
           keyword: tracedKeywordIndex(this.keyword),
           exact: {
-            lookup: (q, opts) => mergeExactHits(exact.lookup(q, opts), titleHits, opts?.allowIds),
+            lookup: (q, opts) => codeTitles.prefer(q, mergeExactHits(exact.lookup(q, opts), titleHits, opts?.allowIds)),
           },
           embedder: this.embedder,
           weights: this.config.search.weights,
@@ -272,9 +275,12 @@ export class HierarchicalDocumentTool {
     });
   }
 
-  /** Chunks of a section (by canonical id or alias; a unit id finds the chunk holding it), in order. */
+  /**
+   * Chunks of a section (by canonical id or alias; a unit id finds the chunk holding it), in order. An id
+   * citing a code title ("5 U.S.C. 553", "title 5 section 553") is looked up in that title.
+   */
   async section(id: string): Promise<ChunkRecord[]> {
-    const hits = this.exact.lookup(id);
+    const hits = this.codeTitles.prefer(id, this.exact.lookup(id));
     if (hits.length === 0) return [];
     const best = this.catalog.get(hits[0].id);
     if (!best) return [];
@@ -307,7 +313,9 @@ export class HierarchicalDocumentTool {
     for await (const r of this.store.scan()) {
       for (const x of r.crossReferences) {
         const resolved = this.resolver.resolve(x, r.sourcePath);
-        if (!resolved.external && resolved.targetSectionId === sectionId && r.sourcePath === sourcePath && r.sectionId !== sectionId) {
+        if (resolved.external || resolved.targetSectionId !== sectionId) continue;
+        const targetSource = (resolved.targetChunkId && this.catalog.get(resolved.targetChunkId)?.sourcePath) || r.sourcePath;
+        if (targetSource === sourcePath && !(r.sourcePath === sourcePath && r.sectionId === sectionId)) {
           incoming.push({ fromSectionId: r.sectionId, sourcePath: r.sourcePath, text: x.text });
         }
       }
@@ -375,12 +383,18 @@ export class HierarchicalDocumentTool {
 
   private rebuildResolver(): void {
     // Units (points, paragraphs) are targets of their own, so "point (a) of Article 6(1)" resolves to
-    // "Article 6(1)" (in the chunk that holds it), not just to its article.
+    // "Article 6(1)" (in the chunk that holds it), not just to its article. A source that is a code title
+    // is named by it ("5 U.S.C."), so "section 553 of title 5" resolves into it from any other source.
+    this.codeTitles.rebuild();
     this.resolver = new SectionResolver(
-      [...this.catalog.all()].flatMap((e) => [
-        { sourcePath: e.sourcePath, sectionId: e.sectionId, aliases: e.sectionAliases, chunkId: e.id },
-        ...e.unitIds.map((u) => ({ sourcePath: e.sourcePath, sectionId: u, aliases: [], chunkId: e.id })),
-      ]),
+      [...this.catalog.all()].flatMap((e) => {
+        const name = this.codeTitles.nameOf(e.sourcePath);
+        const documentNames = name ? [name] : [];
+        return [
+          { sourcePath: e.sourcePath, sectionId: e.sectionId, aliases: e.sectionAliases, chunkId: e.id, documentNames },
+          ...e.unitIds.map((u) => ({ sourcePath: e.sourcePath, sectionId: u, aliases: [], chunkId: e.id, documentNames })),
+        ];
+      }),
     );
   }
 
