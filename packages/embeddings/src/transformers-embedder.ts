@@ -10,6 +10,7 @@ import {
   type TransformersModule,
 } from "./transformers-loader.js";
 import { checkModelFolder, onnxFileFor, type TransformersDtype } from "./transformers-model-files.js";
+import { normalizeInPlace } from "./vector-math.js";
 
 /** How token vectors become one text vector. */
 export type TransformersPooling = "mean" | "cls" | "last_token";
@@ -169,9 +170,17 @@ export class TransformersEmbedder implements Embedder {
       const batch = todo.slice(start, start + this.options.batchSize);
       const tensor = await runPipeline(this.extractor, batch.map(({ t }) => prefix + t), this.options, this.id);
       const data = tensor.data instanceof Float32Array ? tensor.data : Float32Array.from(tensor.data);
-      const d = this.dimensions;
-      batch.forEach(({ i }, row) => out[i]!.set(data.subarray(row * d, (row + 1) * d)));
       tensor.dispose?.();
+      const d = this.dimensions;
+      batch.forEach(({ i }, row) => {
+        const vector = out[i]!;
+        vector.set(data.subarray(row * d, (row + 1) * d));
+        if (!vector.every(Number.isFinite)) {
+          throw new HierdocError("E_EMBEDDING", `transformers model ${this.id} returned non-finite values for text ${i}`, { details: { operation: "embed" } });
+        }
+        // Normalised here, not by transformers.js: its division turns an all-zero vector into NaN.
+        if (this.options.normalize) normalizeInPlace(vector);
+      });
     }
     return out;
   }
@@ -190,9 +199,9 @@ export function transformersEmbedderId(
   return parts.join(":");
 }
 
-async function runPipeline(extractor: FeatureExtractionPipeline, texts: string[], options: { pooling: string; normalize: boolean }, model: string) {
+async function runPipeline(extractor: FeatureExtractionPipeline, texts: string[], options: { pooling: string }, model: string) {
   try {
-    return await extractor(texts, { pooling: options.pooling, normalize: options.normalize });
+    return await extractor(texts, { pooling: options.pooling, normalize: false });
   } catch (cause) {
     throw new HierdocError("E_EMBEDDING", `transformers model ${model} failed to embed ${texts.length} text(s): ${(cause as Error)?.message ?? cause}`, { cause });
   }

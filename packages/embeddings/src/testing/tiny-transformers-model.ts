@@ -6,7 +6,7 @@ import { encodeOnnxModel, OnnxType } from "./onnx-proto.js";
 export interface TinyModelOptions {
   /** Lower-case words of the WordPiece vocabulary (special tokens are added). */
   vocabulary: string[];
-  /** Words that should embed alike: every word of a group shares one vector (plus a little noise). */
+  /** Words that should embed alike: every word of a group shares one vector (plus a little noise); added to the vocabulary. */
   synonyms?: string[][];
   /** Hidden size; default 32. */
   hidden?: number;
@@ -49,20 +49,21 @@ function vectorFor(word: string, hidden: number, seed: number, noise = 1): Float
  * Writes a real, tiny BERT-shaped model folder in the layout transformers.js loads (`config.json`,
  * `tokenizer.json`, `tokenizer_config.json`, `onnx/model{suffix}.onnx`): a WordPiece tokenizer over the
  * given words and an ONNX graph whose `last_hidden_state` is each token's vector masked by
- * `attention_mask` — so mean pooling gives a bag-of-words embedding. For tests and demos that must run
+ * `attention_mask` — so mean pooling gives a bag-of-words embedding (special and unknown tokens are zero
+ * vectors). For tests and demos that must run
  * the real transformers.js + ONNX Runtime path without downloading weights; it has no language skill.
  */
 export async function writeTinyTransformersModel(dir: string, options: TinyModelOptions): Promise<TinyModel> {
   const hidden = options.hidden ?? 32;
   const seed = options.seed ?? 1;
-  const words = [...new Set(options.vocabulary.map((w) => w.toLowerCase()))].filter((w) => !SPECIAL.includes(w as never));
+  const words = [...new Set([...options.vocabulary, ...(options.synonyms ?? []).flat()].map((w) => w.toLowerCase()))].filter((w) => !SPECIAL.includes(w as never));
   const vocab = [...SPECIAL, ...words];
   const groupOf = new Map<string, string>();
   for (const group of options.synonyms ?? []) for (const w of group) groupOf.set(w.toLowerCase(), group[0]!.toLowerCase());
 
   const table = new Float32Array(vocab.length * hidden);
   vocab.forEach((word, row) => {
-    if (row === 0) return; // [PAD] is the zero vector
+    if (row < SPECIAL.length) return; // special tokens (and [UNK], e.g. punctuation) carry no meaning: zero vectors
     const group = groupOf.get(word);
     const base = vectorFor(group ?? word, hidden, seed);
     if (group) {
