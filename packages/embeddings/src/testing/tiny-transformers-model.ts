@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { encodeOnnxModel, OnnxType } from "./onnx-proto.js";
+import { encodeOnnxModel, OnnxType, type OnnxGraph } from "./onnx-proto.js";
 
 /** Options of {@link writeTinyTransformersModel}. */
 export interface TinyModelOptions {
@@ -16,6 +16,12 @@ export interface TinyModelOptions {
   fileSuffix?: string;
   /** Largest input in tokens (`model_max_length`); default 512. */
   maxLength?: number;
+  /**
+   * `feature-extraction` (default): outputs `last_hidden_state`, an embedding model.
+   * `sequence-classification`: a cross-encoder whose one logit is the dot product of the summed vectors of
+   * the first text (token type 0) and the second (token type 1) — a relevance score for (query, passage).
+   */
+  head?: "feature-extraction" | "sequence-classification";
 }
 
 /** What {@link writeTinyTransformersModel} wrote. */
@@ -43,6 +49,61 @@ function vectorFor(word: string, hidden: number, seed: number, noise = 1): Float
     out[i] = ((s / 2 ** 32) * 2 - 1) * noise;
   }
   return out;
+}
+
+const batchSeq = ["batch_size", "sequence_length"];
+const LAST_AXIS = { name: "last_axis", type: OnnxType.INT64, dims: [1], data: BigInt64Array.from([-1n]) };
+
+function embeddingGraph(table: Float32Array, rows: number, hidden: number): OnnxGraph {
+  return {
+    name: "hierdoc-tiny-bert",
+    opset: 13,
+    nodes: [
+      { op: "Gather", inputs: ["word_embeddings", "input_ids"], outputs: ["token_vectors"], attributes: { axis: 0 } },
+      { op: "Cast", inputs: ["attention_mask"], outputs: ["mask_float"], attributes: { to: OnnxType.FLOAT } },
+      { op: "Unsqueeze", inputs: ["mask_float", "last_axis"], outputs: ["mask_3d"] },
+      { op: "Mul", inputs: ["token_vectors", "mask_3d"], outputs: ["last_hidden_state"] },
+    ],
+    initializers: [{ name: "word_embeddings", type: OnnxType.FLOAT, dims: [rows, hidden], data: table }, LAST_AXIS],
+    inputs: [
+      { name: "input_ids", type: OnnxType.INT64, dims: batchSeq },
+      { name: "attention_mask", type: OnnxType.INT64, dims: batchSeq },
+    ],
+    outputs: [{ name: "last_hidden_state", type: OnnxType.FLOAT, dims: [...batchSeq, hidden] }],
+  };
+}
+
+function crossEncoderGraph(table: Float32Array, rows: number, hidden: number): OnnxGraph {
+  return {
+    name: "hierdoc-tiny-cross-encoder",
+    opset: 13,
+    nodes: [
+      { op: "Gather", inputs: ["word_embeddings", "input_ids"], outputs: ["token_vectors"], attributes: { axis: 0 } },
+      { op: "Cast", inputs: ["attention_mask"], outputs: ["mask"], attributes: { to: OnnxType.FLOAT } },
+      { op: "Cast", inputs: ["token_type_ids"], outputs: ["types"], attributes: { to: OnnxType.FLOAT } },
+      { op: "Mul", inputs: ["mask", "types"], outputs: ["second_mask"] },
+      { op: "Sub", inputs: ["mask", "second_mask"], outputs: ["first_mask"] },
+      { op: "Unsqueeze", inputs: ["first_mask", "last_axis"], outputs: ["first_mask_3d"] },
+      { op: "Unsqueeze", inputs: ["second_mask", "last_axis"], outputs: ["second_mask_3d"] },
+      { op: "Mul", inputs: ["token_vectors", "first_mask_3d"], outputs: ["first_tokens"] },
+      { op: "Mul", inputs: ["token_vectors", "second_mask_3d"], outputs: ["second_tokens"] },
+      { op: "ReduceSum", inputs: ["first_tokens", "sequence_axis"], outputs: ["first_sum"], attributes: { keepdims: 0 } },
+      { op: "ReduceSum", inputs: ["second_tokens", "sequence_axis"], outputs: ["second_sum"], attributes: { keepdims: 0 } },
+      { op: "Mul", inputs: ["first_sum", "second_sum"], outputs: ["products"] },
+      { op: "ReduceSum", inputs: ["products", "last_axis"], outputs: ["logits"], attributes: { keepdims: 1 } },
+    ],
+    initializers: [
+      { name: "word_embeddings", type: OnnxType.FLOAT, dims: [rows, hidden], data: table },
+      LAST_AXIS,
+      { name: "sequence_axis", type: OnnxType.INT64, dims: [1], data: BigInt64Array.from([1n]) },
+    ],
+    inputs: [
+      { name: "input_ids", type: OnnxType.INT64, dims: batchSeq },
+      { name: "attention_mask", type: OnnxType.INT64, dims: batchSeq },
+      { name: "token_type_ids", type: OnnxType.INT64, dims: batchSeq },
+    ],
+    outputs: [{ name: "logits", type: OnnxType.FLOAT, dims: ["batch_size", 1] }],
+  };
 }
 
 /**
@@ -73,25 +134,8 @@ export async function writeTinyTransformersModel(dir: string, options: TinyModel
     table.set(base, row * hidden);
   });
 
-  const model = encodeOnnxModel({
-    name: "hierdoc-tiny-bert",
-    opset: 13,
-    nodes: [
-      { op: "Gather", inputs: ["word_embeddings", "input_ids"], outputs: ["token_vectors"], attributes: { axis: 0 } },
-      { op: "Cast", inputs: ["attention_mask"], outputs: ["mask_float"], attributes: { to: OnnxType.FLOAT } },
-      { op: "Unsqueeze", inputs: ["mask_float", "last_axis"], outputs: ["mask_3d"] },
-      { op: "Mul", inputs: ["token_vectors", "mask_3d"], outputs: ["last_hidden_state"] },
-    ],
-    initializers: [
-      { name: "word_embeddings", type: OnnxType.FLOAT, dims: [vocab.length, hidden], data: table },
-      { name: "last_axis", type: OnnxType.INT64, dims: [1], data: BigInt64Array.from([-1n]) },
-    ],
-    inputs: [
-      { name: "input_ids", type: OnnxType.INT64, dims: ["batch_size", "sequence_length"] },
-      { name: "attention_mask", type: OnnxType.INT64, dims: ["batch_size", "sequence_length"] },
-    ],
-    outputs: [{ name: "last_hidden_state", type: OnnxType.FLOAT, dims: ["batch_size", "sequence_length", hidden] }],
-  });
+  const classifier = options.head === "sequence-classification";
+  const model = encodeOnnxModel(classifier ? crossEncoderGraph(table, vocab.length, hidden) : embeddingGraph(table, vocab.length, hidden));
 
   const maxLength = options.maxLength ?? 512;
   const special = (token: string) => ({ id: token, ids: [vocab.indexOf(token)], tokens: [token] });
@@ -129,7 +173,18 @@ export async function writeTinyTransformersModel(dir: string, options: TinyModel
   await writeFile(join(dir, onnxFile), model);
   await writeFile(
     join(dir, "config.json"),
-    JSON.stringify({ model_type: "bert", architectures: ["BertModel"], hidden_size: hidden, vocab_size: vocab.length, max_position_embeddings: maxLength }, null, 2),
+    JSON.stringify(
+      {
+        model_type: "bert",
+        architectures: [classifier ? "BertForSequenceClassification" : "BertModel"],
+        hidden_size: hidden,
+        vocab_size: vocab.length,
+        max_position_embeddings: maxLength,
+        ...(classifier ? { num_labels: 1, id2label: { 0: "LABEL_0" }, label2id: { LABEL_0: 0 } } : {}),
+      },
+      null,
+      2,
+    ),
   );
   await writeFile(
     join(dir, "tokenizer_config.json"),
