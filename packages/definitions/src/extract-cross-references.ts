@@ -153,11 +153,13 @@ export function extractCrossReferences(doc: ConvertedDocument, sections: Section
       const split = splitIds(g.ids);
       if (kind === "relative" && /^\d+\.\d/.test(split[0] ?? "")) kind = "section";
       const bracketOnly = /^(?:points?|subparagraphs?|sub-paragraphs?|items?|subclauses?)$/i.test(g.kind);
+      // "Regulations 2015" is a year; "section 1905 of title 44" and a code title's own "§ 2001" are sections.
+      const codeSection = !!(g.title || g.thistitle) || (title !== null && /^(?:§|[Ss]ec)/.test(g.kind));
       const ids = expandRelativeIds(split).filter(
         (id) =>
           (kind === "relative" || !id.startsWith("(")) &&
           !(bracketOnly && !id.startsWith("(")) &&
-          !(kind === "section" && /^(?:19|20)\d\d$/.test(id)),
+          !(kind === "section" && /^(?:19|20)\d\d$/.test(id) && !codeSection),
       );
       if (ids.length === 0) continue;
       const window = para.text.slice(Math.max(0, at - 60), at);

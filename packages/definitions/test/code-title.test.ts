@@ -150,3 +150,23 @@ describe("a CFR title citing the US Code title of the same number", () => {
     ]);
   });
 });
+
+describe("section numbers that look like years", () => {
+  it("are sections after 'of title N', 'of this title' and in a code title's own '§', years after 'Regulations'", () => {
+    const text = "# Title 44— PUBLIC PRINTING\n\n## § 707. Copies\n\nAs specified under section 1905 of title 17, section 2001 of this title and § 1910, but not the Companies Regulations 2015.\n";
+    const f = fixture(
+      text,
+      [
+        { id: "Title 44", title: "Title 44— PUBLIC PRINTING", level: 1 },
+        { id: "§ 707", title: "§ 707. Copies", level: 2, aliases: ["44 U.S.C. 707"] },
+      ],
+      { sourcePath: "usc44.md" },
+    );
+    const r = extractCrossReferences(f.doc, f.sections, f.chunks).map((x) => [x.text, x.targetSectionId, x.external]);
+    expect(r).toEqual([
+      ["section 1905 of title 17", "§ 1905", true],
+      ["section 2001 of this title", "§ 2001", false],
+      ["§ 1910", "§ 1910", false],
+    ]);
+  });
+});
