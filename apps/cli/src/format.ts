@@ -1,18 +1,7 @@
-import type { HierdocError, SearchResult } from "@hierdoc/core";
+import type { SearchResult } from "@hierdoc/core";
 
 export { resultJson, responseJson, recordJson, definitionJson } from "@hierdoc/runtime";
-
-/** An error as JSON (stderr or a batch line). */
-export function errorJson(err: HierdocError | Error): Record<string, unknown> {
-  const e = err as HierdocError;
-  return { code: e.code ?? "E_INTERNAL", message: err.message, ...(e.details && Object.keys(e.details).length > 0 ? { details: safeDetails(e.details) } : {}) };
-}
-
-function safeDetails(details: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(details)) if (v !== undefined && typeof v !== "function") out[k] = v;
-  return out;
-}
+export { errorJson } from "./error-json.js";
 
 /** "Chapter III › Section 3 › Article 17 — Right to erasure". */
 export function breadcrumb(parentChain: string[], sectionTitle: string, sectionId: string): string {

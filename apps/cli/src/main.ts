@@ -1,17 +1,24 @@
 import { Command, CommanderError, Option } from "commander";
 import { isHierdocError } from "@hierdoc/core";
-import { evalCommand } from "./commands/eval.js";
-import { ingestCommand } from "./commands/ingest.js";
-import { inspectCommand } from "./commands/inspect.js";
-import { defineCommand, refsCommand, sectionCommand, statsCommand } from "./commands/lookup.js";
-import { searchCommand } from "./commands/search.js";
-import { serveCommand } from "./commands/serve.js";
+import { errorJson } from "./error-json.js";
 import { ExitCode, exitCodeFor } from "./exit-codes.js";
-import { errorJson } from "./format.js";
 import { err } from "./io.js";
 import { startTelemetry, type Telemetry } from "./telemetry.js";
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
+
+/**
+ * Command modules, loaded when their command runs: `--help`, `--version` and usage errors load none of them,
+ * and each command loads only its own dependencies (the index runtime, eval, the progress bar, the server).
+ */
+const commands = {
+  eval: () => import("./commands/eval.js"),
+  ingest: () => import("./commands/ingest.js"),
+  inspect: () => import("./commands/inspect.js"),
+  lookup: () => import("./commands/lookup.js"),
+  search: () => import("./commands/search.js"),
+  serve: () => import("./commands/serve.js"),
+};
 
 /** Builds the `hierdoc` program; each action stores its exit code in `result.code`. */
 export function buildProgram(result: { code: number }): Command {
@@ -29,7 +36,7 @@ export function buildProgram(result: { code: number }): Command {
   const run = (fn: (...args: never[]) => Promise<number>) =>
     async (...args: unknown[]) => {
       const opts = args.find((a) => a && typeof a === "object" && !Array.isArray(a) && !(a instanceof Command)) as { otel?: string | boolean } | undefined;
-      const telemetry: Telemetry | undefined = opts?.otel ? startTelemetry(opts.otel, (name) => process.env[name]) : undefined;
+      const telemetry: Telemetry | undefined = opts?.otel ? await startTelemetry(opts.otel, (name) => process.env[name]) : undefined;
       try {
         result.code = await (fn as (...a: unknown[]) => Promise<number>)(...args);
       } finally {
@@ -47,7 +54,7 @@ export function buildProgram(result: { code: number }): Command {
       .option("--quiet", "no progress output")
       .option("--json", "print the summary as JSON")
       .addOption(otelOpt()),
-  ).action(run((paths: string[], opts: object) => ingestCommand(paths, opts)));
+  ).action(run(async (paths: string[], opts: object) => (await commands.ingest()).ingestCommand(paths, opts)));
 
   configOpts(
     program
@@ -63,7 +70,7 @@ export function buildProgram(result: { code: number }): Command {
       .option("--type <chunk-type>", "only results of this chunk type (definition, requirement, content, header; repeatable)", collect)
       .option("--json", "print results as JSON")
       .addOption(otelOpt()),
-  ).action(run((query: string | undefined, opts: object) => searchCommand(query, opts)));
+  ).action(run(async (query: string | undefined, opts: object) => (await commands.search()).searchCommand(query, opts)));
 
   program
     .command("inspect")
@@ -71,18 +78,18 @@ export function buildProgram(result: { code: number }): Command {
     .argument("<file>", "the document")
     .option("--max-chunk-tokens <n>", "chunk size limit (default 800)")
     .option("--json", "print JSON")
-    .action(run((file: string, opts: object) => inspectCommand(file, opts)));
+    .action(run(async (file: string, opts: object) => (await commands.inspect()).inspectCommand(file, opts)));
 
   configOpts(program.command("section").description("print a section by id or alias (e.g. \"Article 17\", \"§ 478.11\", \"9.3.1\")").argument("<id>").addOption(indexOpt()).option("--json", "print JSON")).action(
-    run((id: string, opts: object) => sectionCommand(id, opts)),
+    run(async (id: string, opts: object) => (await commands.lookup()).sectionCommand(id, opts)),
   );
   configOpts(
     program.command("define").description("look up a defined term, or list them all with --list").argument("[term]").addOption(indexOpt()).option("--list", "list every defined term").option("--json", "print JSON"),
-  ).action(run((term: string | undefined, opts: object) => defineCommand(term, opts)));
+  ).action(run(async (term: string | undefined, opts: object) => (await commands.lookup()).defineCommand(term, opts)));
   configOpts(program.command("refs").description("outgoing and incoming cross-references of a section").argument("<id>").addOption(indexOpt()).option("--json", "print JSON")).action(
-    run((id: string, opts: object) => refsCommand(id, opts)),
+    run(async (id: string, opts: object) => (await commands.lookup()).refsCommand(id, opts)),
   );
-  configOpts(program.command("stats").description("what the index holds").addOption(indexOpt()).option("--json", "print JSON")).action(run((opts: object) => statsCommand(opts)));
+  configOpts(program.command("stats").description("what the index holds").addOption(indexOpt()).option("--json", "print JSON")).action(run(async (opts: object) => (await commands.lookup()).statsCommand(opts)));
   configOpts(
     program
       .command("eval")
@@ -94,7 +101,7 @@ export function buildProgram(result: { code: number }): Command {
       .option("--per-query <file>", "write one JSON line per query for error analysis")
       .option("--json", "print the metrics as JSON")
       .addOption(otelOpt()),
-  ).action(run((opts: object) => evalCommand(opts)));
+  ).action(run(async (opts: object) => (await commands.eval()).evalCommand(opts)));
   configOpts(
     program
       .command("serve")
@@ -105,7 +112,7 @@ export function buildProgram(result: { code: number }): Command {
       .option("--mcp", "serve MCP on stdin/stdout instead of HTTP")
       .option("--ingest-root <dir>", "folder POST /ingest may read from (repeatable)", collect)
       .option("--cors-origin <origin>", "allow this browser origin (repeatable; CORS is off by default)", collect),
-  ).action(run((opts: object) => serveCommand(opts)));
+  ).action(run(async (opts: object) => (await commands.serve()).serveCommand(opts)));
   return program;
 }
 
