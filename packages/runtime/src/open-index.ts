@@ -1,14 +1,18 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { HierdocError, type Embedder, type ToolConfig } from "@hierdoc/core";
-import { createContextGenerator } from "@hierdoc/contextualizer";
 import { createEmbedder } from "@hierdoc/embeddings";
-import { createReranker } from "@hierdoc/rerank";
 import { HierarchicalDocumentTool } from "@hierdoc/tool";
 import { createKeywordIndex } from "./create-keyword-index.js";
 import { createStore } from "./create-store.js";
 import { indexDirOf, readManifest, type IndexLocation } from "./index-folder.js";
 import { resolveConfig, type Env } from "./resolve-config.js";
+
+/** The LLM context writers (with the Anthropic and OpenAI SDKs), loaded only when a config sets `context_model`. */
+const loadContextualizer = () => import("@hierdoc/contextualizer");
+
+/** The rerankers (with the Cohere, Voyage, Anthropic and OpenAI SDKs), loaded only when a `rerank` stage is on. */
+const loadRerank = () => import("@hierdoc/rerank");
 
 /** The cache folder for converted word vectors: HIERDOC_CACHE_DIR, else $XDG_CACHE_HOME/hierdoc, else ~/.cache/hierdoc. */
 export function cacheDirOf(env: Env): string {
@@ -34,7 +38,7 @@ export interface OpenIndexOptions {
 /**
  * Opens the tool over an index folder: config (file, manifest or defaults), store adapter, embedder and,
  * when `context_model` is set, the LLM context writer with its cache in `<index>/contexts`; the reranker of the
- * `rerank` block, if any (API keys read through `env`).
+ * `rerank` block, if any (API keys read through `env`). The context writer and reranker packages load only when configured.
  * @throws HierdocError E_INDEX_MISSING when `mustExist` and the folder has no index; E_CONFIG; store errors.
  */
 export async function openIndex(loc: IndexLocation, options: OpenIndexOptions): Promise<HierarchicalDocumentTool> {
@@ -46,11 +50,14 @@ export async function openIndex(loc: IndexLocation, options: OpenIndexOptions): 
   }
   const config = resolveConfig(loc, options.env, options.sources);
   const contextGenerator = config.context_model
-    ? createContextGenerator(config, { cacheDir: join(indexDir, "contexts"), env: options.env, configPath: loc.tool ? `tool ${loc.tool}` : undefined })
+    ? (await loadContextualizer()).createContextGenerator(config, { cacheDir: join(indexDir, "contexts"), env: options.env, configPath: loc.tool ? `tool ${loc.tool}` : undefined })
     : undefined;
   const embedder = await createConfiguredEmbedder(config, options.env, options.onProgress);
   const store = await createStore(config, indexDir, options.env);
   const keywordIndex = await createKeywordIndex(config, options.env);
-  const reranker = createReranker(config.rerank, { env: options.env, contextModel: config.context_model });
+  const reranker =
+    config.rerank && config.rerank.provider !== "none"
+      ? (await loadRerank()).createReranker(config.rerank, { env: options.env, contextModel: config.context_model })
+      : undefined;
   return HierarchicalDocumentTool.open({ config, indexDir, store, embedder, onWarning: options.onWarning, contextGenerator, keywordIndex, reranker });
 }
