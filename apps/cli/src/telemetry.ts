@@ -3,7 +3,7 @@ export interface Telemetry {
   shutdown(): Promise<void>;
 }
 
-/** The OpenTelemetry SDK and OTLP/HTTP exporter, loaded only when `--otel` asks for traces (they are ~250 modules). */
+/** The OpenTelemetry SDK and OTLP/HTTP exporter, loaded only when `--otel` asks for traces (about 220 modules). */
 async function loadOtelSdk() {
   const [{ OTLPTraceExporter }, { resourceFromAttributes }, { BatchSpanProcessor, NodeTracerProvider }] = await Promise.all([
     import("@opentelemetry/exporter-trace-otlp-http"),
