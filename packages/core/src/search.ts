@@ -41,6 +41,10 @@ export interface ResultCrossReference {
   text: string;
   targetSectionId: string | null;
   external: boolean;
+  /** Source of the target when resolved (another title of a code, another RFC, …). */
+  targetSourcePath?: string;
+  /** The cited document when external ("title 5", "HTTP/1.1"). */
+  citedDocument?: string;
 }
 
 /** One search result, with provenance and per-leg scores and ranks. */

@@ -250,7 +250,7 @@ export class HierarchicalDocumentTool {
         const t = performance.now();
         const kept = new Set(hits.map((h) => h.id));
         const recs = records ? records.filter((r) => kept.has(r.id)) : await this.store.get(hits.map((h) => h.id));
-        const results = buildResults(hits, recs, this.terms, this.resolver);
+        const results = buildResults(hits, recs, this.terms, this.resolver, (id) => this.catalog.get(id)?.sourcePath);
         const response: SearchResponse = {
           results,
           route: routed.route,

@@ -14,10 +14,17 @@ const MAX_DEFINITIONS = 12;
 
 /**
  * Turns fused hits into results: provenance from the stored record, the definitions of the defined
- * terms the chunk uses, and its cross-references resolved against the corpus. Hits whose record is
- * gone (deleted meanwhile) are dropped; ranks stay 1-based and dense.
+ * terms the chunk uses, and its cross-references resolved against the corpus (with the target's source when
+ * `sourceOf` knows the target chunk, the cited document when external). Hits whose record is gone (deleted
+ * meanwhile) are dropped; ranks stay 1-based and dense.
  */
-export function buildResults(hits: RoutedHit[], records: ChunkRecord[], terms: TermIndex, resolver: SectionResolver): SearchResult[] {
+export function buildResults(
+  hits: RoutedHit[],
+  records: ChunkRecord[],
+  terms: TermIndex,
+  resolver: SectionResolver,
+  sourceOf: (chunkId: string) => string | undefined = () => undefined,
+): SearchResult[] {
   const byId = new Map(records.map((r) => [r.id, r]));
   const out: SearchResult[] = [];
   for (const hit of hits) {
@@ -29,7 +36,14 @@ export function buildResults(hits: RoutedHit[], records: ChunkRecord[], terms: T
       .map((d) => ({ term: d.term, definitionText: d.definitionText, sourceSection: d.sourceSection }));
     const crossReferences = r.crossReferences.map((x) => {
       const resolved = resolver.resolve(x, r.sourcePath);
-      return { text: x.text, targetSectionId: resolved.targetSectionId, external: resolved.external };
+      const targetSourcePath = resolved.targetChunkId ? sourceOf(resolved.targetChunkId) : undefined;
+      return {
+        text: x.text,
+        targetSectionId: resolved.targetSectionId,
+        external: resolved.external,
+        ...(targetSourcePath && !resolved.external ? { targetSourcePath } : {}),
+        ...(resolved.external && resolved.citedDocument ? { citedDocument: resolved.citedDocument } : {}),
+      };
     });
     out.push({
       id: r.id,

@@ -90,7 +90,10 @@ describe("an index holding several US Code titles that share section numbers", (
     expect(own.incoming).toEqual([{ fromSectionId: "§ 554", sourcePath: file42(), text: "section 553 of this title" }]);
 
     const res = await tool.search("42 U.S.C. 553", { topK: 1 });
-    expect(res.results[0].crossReferences.find((x) => x.text === "section 553 of title 5")).toMatchObject({ targetSectionId: "§ 553", external: false });
+    const xrefs = res.results[0].crossReferences;
+    expect(xrefs.find((x) => x.text === "section 553 of title 5")).toEqual({ text: "section 553 of title 5", targetSectionId: "§ 553", external: false, targetSourcePath: file5() });
+    expect(xrefs.find((x) => x.text === "section 554 of this title")).toMatchObject({ targetSectionId: "§ 554", external: false, targetSourcePath: file42() });
+    expect(xrefs.find((x) => x.text === "section 9 of title 18")).toEqual({ text: "section 9 of title 18", targetSectionId: "§ 9", external: true, citedDocument: "title 18" });
   });
 
   it("keeps 'section 553 of title 5' external when title 5 is not indexed, and never answers title 42's § 553 for '5 U.S.C. 553'", async () => {
