@@ -170,3 +170,17 @@ describe("section numbers that look like years", () => {
     ]);
   });
 });
+
+describe("CFR and US Code titles of the same number", () => {
+  it("'27 CFR 478.11' resolves into the CFR title, 'section 478.11 of title 27' (the US Code) does not", () => {
+    const resolver = new SectionResolver([
+      ...entries(title42),
+      { sourcePath: "cfr27.md", sectionId: "§ 478.11", aliases: ["478.11", "27 CFR 478.11", "27 C.F.R. 478.11"], chunkId: "cfr27.md_chunk_4" },
+    ]);
+    expect(resolver.namesOf("cfr27.md")).toEqual(["27 cfr"]);
+    const cfr = { text: "27 CFR 478.11", fromSectionId: "§ 553", targetSectionId: "§ 478.11", external: true, citedDocument: "27 CFR" };
+    expect(resolver.resolve(cfr, "usc42.md")).toMatchObject({ targetChunkId: "cfr27.md_chunk_4", external: false });
+    const usc = { text: "section 478.11 of title 27", fromSectionId: "§ 553", targetSectionId: "§ 478.11", external: true, citedDocument: "title 27" };
+    expect(resolver.resolve(usc, "usc42.md")).toMatchObject({ targetChunkId: null, external: true, citedDocument: "title 27" });
+  });
+});
