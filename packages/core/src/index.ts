@@ -3,3 +3,8 @@ export * from "./document.js";
 export * from "./search.js";
 export * from "./interfaces.js";
 export * from "./config.js";
+export * from "./store-errors.js";
+export * from "./vector-check.js";
+export * from "./keep-last-by-id.js";
+export * from "./store-retry.js";
+export * from "./http-failure.js";

@@ -17,3 +17,7 @@ export {
 export { jestApi } from "./jest-api.js";
 export type { JestApi } from "./jest-api.js";
 export { gdprArticleRecords, lexicalHashVector } from "./gdpr-articles.js";
+export { RecordingHttpServer } from "./recording-http-server.js";
+export type { RecordedHttpRequest, ScriptedResponse } from "./recording-http-server.js";
+export { closedPort } from "./closed-port.js";
+export { axisVector, chunkRecordFor, paragraphRecords, randomVector } from "./paragraph-records.js";
