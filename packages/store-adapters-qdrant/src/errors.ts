@@ -1,40 +1,16 @@
-import type { ErrorCode } from "@hierdoc/core";
-import { HierdocError } from "@hierdoc/core";
+import type { FailureClass, StoreRetryPolicy } from "@hierdoc/core";
+import { HierdocError, classifyHttpFailure, describeThrown, networkFailure, storeFailure, withStoreRetry } from "@hierdoc/core";
 
 /** Adapter id used in every error this package throws. */
 export const ADAPTER = "qdrant";
 
-/** Socket-level error codes after which the same call may succeed on another attempt. */
-const TRANSPORT_CODES = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "ETIMEDOUT",
-  "EPIPE",
-  "UND_ERR_SOCKET",
-  "UND_ERR_CONNECT_TIMEOUT",
-  "UND_ERR_CLOSED",
-]);
-
 /**
- * The transport failure (ECONNREFUSED, …) anywhere in an error's `cause` chain, if any. Node's `fetch`
- * reports every network-level failure as `TypeError: fetch failed` with the socket error as `cause`
- * (sometimes without a `code`, e.g. "other side closed" on a dropped keep-alive connection).
+ * The transport failure (ECONNREFUSED, …) anywhere in an error's `cause` chain, if any (see
+ * `networkFailure` in `@hierdoc/core`): Node's `fetch` reports every network-level failure as
+ * `TypeError: fetch failed` with the socket error as `cause`.
  */
 export function transportCode(err: unknown): string | undefined {
-  let fetchFailed = false;
-  for (let e = err, depth = 0; e !== undefined && e !== null && depth < 6; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && TRANSPORT_CODES.has(code)) return code;
-    const message = (e as { message?: unknown }).message;
-    if (depth === 0 && message === "fetch failed") fetchFailed = true;
-    else if (fetchFailed && typeof message === "string") return message;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return fetchFailed ? "fetch failed" : undefined;
+  return networkFailure(err);
 }
 
 /** HTTP status and body of a Qdrant REST error (`ApiError` of the client's fetcher), if it is one. */
@@ -62,67 +38,34 @@ export function isNotFound(err: unknown): boolean {
 export function mapQdrantError(err: unknown, operation: string, url: string): HierdocError {
   if (err instanceof HierdocError) return err;
   // Errors from another realm (undici's DOMException under Jest's VM) fail `instanceof Error`: read fields.
-  const name = typeof (err as { name?: unknown } | null)?.name === "string" ? (err as { name: string }).name : "";
+  const { name, message } = describeThrown(err);
   const http = httpFailure(err);
-  const transport = transportCode(err);
-  let code: ErrorCode = "E_STORE";
-  let retryable = false;
-  const message = (err as { message?: unknown } | null)?.message;
-  let reason = typeof message === "string" ? message : String(err);
+  const transport = networkFailure(err);
+  let failure: FailureClass = { code: "E_STORE", retryable: false };
+  let reason = message;
   if (http !== undefined) {
     reason = `HTTP ${http.status}: ${http.body}`;
-    if (http.status === 429 || (http.status >= 502 && http.status <= 504)) {
-      code = "E_STORE_UNAVAILABLE";
-      retryable = true;
-    } else if (http.status >= 500) {
-      retryable = true;
-    } else if (/vector dimension error|expected dim/i.test(http.body)) {
-      code = "E_DIMENSION_MISMATCH";
-    }
+    failure = classifyHttpFailure(http.status);
+    if (http.status < 500 && http.status !== 429 && /vector dimension error|expected dim/i.test(http.body)) failure = { code: "E_DIMENSION_MISMATCH", retryable: false };
   } else if (name === "QdrantClientTimeoutError" || name === "AbortError" || name === "TimeoutError") {
-    code = "E_TIMEOUT";
-    retryable = true;
+    failure = { code: "E_TIMEOUT", retryable: true };
   } else if (name === "QdrantClientResourceExhaustedError") {
-    code = "E_STORE_UNAVAILABLE";
-    retryable = true;
+    failure = { code: "E_STORE_UNAVAILABLE", retryable: true };
   } else if (transport !== undefined) {
-    code = "E_STORE_UNAVAILABLE";
-    retryable = true;
+    failure = classifyHttpFailure(transport);
     reason = `${reason} (${transport})`;
   }
-  const what = code === "E_STORE_UNAVAILABLE" ? `qdrant at ${url} is unavailable` : "qdrant";
-  return new HierdocError(code, `${what}: ${operation} failed: ${reason}`, {
-    cause: err,
-    retryable,
-    details: { adapter: ADAPTER, operation, url, status: http?.status, driverError: name || undefined },
-  });
+  return storeFailure({ adapter: ADAPTER, operation, ...failure, reason, location: url, cause: err, details: { url, status: http?.status, driverError: name || undefined } });
 }
 
-/** Retry policy for idempotent calls. */
-export interface RetryPolicy {
-  /** Attempts after the first one. */
-  retries: number;
-  /** Delay before the first retry; doubles each time (with jitter). */
-  baseDelayMs: number;
-}
+/** Retry policy for idempotent calls: `retries` after the first attempt, backoff from `baseDelayMs`, doubling with jitter. */
+export type RetryPolicy = Pick<StoreRetryPolicy, "retries" | "baseDelayMs">;
 
 /**
  * Runs an idempotent call, retrying with exponential backoff and jitter while the mapped error is retryable
  * and not a timeout (a hung server is reported at once rather than waited on `retries` more times).
  * @throws HierdocError the mapped error of the last attempt, with `details.attempts` when it retried.
  */
-export async function withRetry<T>(operation: string, url: string, policy: RetryPolicy, fn: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await fn();
-    } catch (err) {
-      const mapped = mapQdrantError(err, operation, url);
-      if (!mapped.retryable || mapped.code === "E_TIMEOUT" || attempt >= policy.retries) {
-        if (attempt > 0) mapped.details.attempts = attempt + 1;
-        throw mapped;
-      }
-      const delay = policy.baseDelayMs * 2 ** attempt * (0.75 + Math.random() * 0.5);
-      await new Promise((resolve) => setTimeout(resolve, delay));
-    }
-  }
+export function withRetry<T>(operation: string, url: string, policy: RetryPolicy, fn: () => Promise<T>): Promise<T> {
+  return withStoreRetry(policy, (err) => mapQdrantError(err, operation, url), fn);
 }

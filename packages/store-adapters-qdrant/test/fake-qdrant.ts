@@ -4,15 +4,9 @@
 // points upsert / retrieve / delete (ids or filter) / scroll / count, and the Query API (dense, sparse with
 // the IDF modifier, prefetch + RRF fusion). Every request is recorded for assertions. Not a Qdrant: it
 // follows the documented request and response shapes, nothing more.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { RecordingHttpServer, type RecordedHttpRequest, type ScriptedResponse } from "@hierdoc/core/testing";
 
-export interface RecordedRequest {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  body: any;
-}
+export type RecordedRequest = RecordedHttpRequest;
 
 interface Sparse {
   indices: number[];
@@ -36,52 +30,20 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Qdrant's default RRF constant. */
 const RRF_K = 2;
 
-export class FakeQdrant {
-  readonly requests: RecordedRequest[] = [];
+export class FakeQdrant extends RecordingHttpServer<RecordedRequest> {
   readonly collections = new Map<string, Collection>();
-  /** When set, answers the next requests with this status (and body) instead of handling them. */
-  failNext: Array<{ status: number; body?: unknown; headers?: Record<string, string> }> = [];
-  /** When true, accepts requests and never answers. */
-  hang = false;
-  url = "";
-  private server: Server | undefined;
 
-  async start(): Promise<string> {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this.url;
+  protected override failureBody(): unknown {
+    return { status: { error: "Service internal error" }, time: 0 };
   }
 
-  async stop(): Promise<void> {
-    const s = this.server;
-    this.server = undefined;
-    if (s === undefined) return;
-    s.closeAllConnections();
-    await new Promise((resolve) => s.close(resolve));
+  protected override respond(request: RecordedRequest): [number, unknown] {
+    const [status, result] = this.route(request.method, request.path, request.body);
+    return [status, status < 300 ? { result, status: "ok", time: 0.0002 } : { status: { error: result }, time: 0.0001 }];
   }
 
-  /** Requests whose path ends with `suffix` (and method, when given). */
-  find(suffix: string, method?: string): RecordedRequest[] {
-    return this.requests.filter((r) => r.path.endsWith(suffix) && (method === undefined || r.method === method));
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const u = new URL(req.url ?? "/", "http://x");
-    const text = Buffer.concat(chunks).toString("utf8");
-    const body = text ? JSON.parse(text) : undefined;
-    this.requests.push({ method: req.method ?? "", path: u.pathname, query: Object.fromEntries(u.searchParams), body });
-    if (this.hang) return;
-    const fail = this.failNext.shift();
-    if (fail !== undefined) return send(res, fail.status, fail.body ?? { status: { error: "Service internal error" }, time: 0 }, fail.headers);
-    try {
-      const [status, result] = this.route(req.method ?? "", u.pathname, body);
-      send(res, status, status < 300 ? { result, status: "ok", time: 0.0002 } : { status: { error: result }, time: 0.0001 });
-    } catch (err) {
-      send(res, 500, { status: { error: String(err) }, time: 0 });
-    }
+  protected override respondToError(err: unknown): ScriptedResponse {
+    return { status: 500, body: { status: { error: String(err) }, time: 0 } };
   }
 
   private route(method: string, path: string, body: any): [number, unknown] {
@@ -201,10 +163,6 @@ export class FakeQdrant {
     }
     throw new Error(`unsupported query ${JSON.stringify(q.query)}`);
   }
-}
-
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
 }
 
 function matches(p: Point, filter: Filter): boolean {

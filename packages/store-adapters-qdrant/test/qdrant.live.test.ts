@@ -1,8 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
-import { runStoreConformance } from "@hierdoc/core/testing";
+import { closedPort, runStoreConformance } from "@hierdoc/core/testing";
 import { QdrantClient } from "@qdrant/js-client-rest";
 import { QdrantStore } from "@hierdoc/store-adapters-qdrant";
-import { closedPort } from "./closed-port.js";
 
 // Live test against a real Qdrant (≥ 1.16): HIERDOC_QDRANT_URL=http://127.0.0.1:6333 [HIERDOC_QDRANT_API_KEY=…]
 const url = process.env.HIERDOC_QDRANT_URL;

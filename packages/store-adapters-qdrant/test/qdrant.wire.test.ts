@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@jest/globals";
 import { HierdocError } from "@hierdoc/core";
-import { expectHierdocError, expectStoreUnavailable, makeStoreRecord, makeStoreRecords, makeVector, runStoreConformance } from "@hierdoc/core/testing";
+import { closedPort, expectHierdocError, expectStoreUnavailable, makeStoreRecord, makeStoreRecords, makeVector, runStoreConformance } from "@hierdoc/core/testing";
 import { QdrantClient } from "@qdrant/js-client-rest";
 import { QdrantStore, documentSparseVector, mapQdrantError, pointId, querySparseVector, termIndex } from "@hierdoc/store-adapters-qdrant";
-import { closedPort } from "./closed-port.js";
 import { FakeQdrant } from "./fake-qdrant.js";
 
 const fake = new FakeQdrant();
