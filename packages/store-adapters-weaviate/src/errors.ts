@@ -1,26 +1,16 @@
-import type { ErrorCode } from "@hierdoc/core";
-import { HierdocError } from "@hierdoc/core";
+import type { FailureClass, StoreRetryPolicy } from "@hierdoc/core";
+import { HierdocError, classifyHttpFailure, describeThrown, networkFailure, storeError, storeFailure, withStoreRetry, withTimeLimit } from "@hierdoc/core";
 
 /** Adapter id used in every error this package throws. */
 export const ADAPTER = "weaviate";
 
-const TRANSPORT_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ETIMEDOUT", "EPIPE", "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_CLOSED"]);
-
 /**
- * The transport failure (ECONNREFUSED, …) of a `fetch` error, if any: Node's `fetch` reports every
- * network-level failure as `TypeError: fetch failed` with the socket error as `cause`.
+ * The transport failure (ECONNREFUSED, …) of a `fetch` error, if any (see `networkFailure` in
+ * `@hierdoc/core`): Node's `fetch` reports every network-level failure as `TypeError: fetch failed` with the
+ * socket error as `cause`.
  */
 export function transportCode(err: unknown): string | undefined {
-  let fetchFailed = false;
-  for (let e = err, depth = 0; e !== undefined && e !== null && depth < 6; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && TRANSPORT_CODES.has(code)) return code;
-    const message = (e as { message?: unknown }).message;
-    if (depth === 0 && message === "fetch failed") fetchFailed = true;
-    else if (fetchFailed && typeof message === "string") return message;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return fetchFailed ? "fetch failed" : undefined;
+  return networkFailure(err);
 }
 
 /**
@@ -52,80 +42,36 @@ export function httpFailure(err: unknown): { status: number; message: string } |
  */
 export function mapWeaviateError(err: unknown, operation: string, url: string): HierdocError {
   if (err instanceof HierdocError) return err;
-  const name = typeof (err as { name?: unknown } | null)?.name === "string" ? (err as { name: string }).name : "";
-  const raw = (err as { message?: unknown } | null)?.message;
-  let reason = typeof raw === "string" ? raw : String(err);
-  let code: ErrorCode = "E_STORE";
-  let retryable = false;
+  const { name, message } = describeThrown(err);
+  let reason = message;
+  let failure: FailureClass = { code: "E_STORE", retryable: false };
   const http = httpFailure(err);
-  const transport = http === undefined ? transportCode(err) : undefined;
+  const transport = http === undefined ? networkFailure(err) : undefined;
   if (http !== undefined) {
     reason = `HTTP ${http.status}: ${http.message}`;
-    if (http.status === 429 || (http.status >= 502 && http.status <= 504)) {
-      code = "E_STORE_UNAVAILABLE";
-      retryable = true;
-    } else if (http.status >= 500) {
-      retryable = true;
-    } else if (/vector lengths? don'?t match|vector.*length|dimension/i.test(http.message)) {
-      code = "E_DIMENSION_MISMATCH";
-    }
+    failure = classifyHttpFailure(http.status);
+    if (http.status < 500 && http.status !== 429 && /vector lengths? don'?t match|vector.*length|dimension/i.test(http.message)) failure = { code: "E_DIMENSION_MISMATCH", retryable: false };
   } else if (transport !== undefined) {
-    code = "E_STORE_UNAVAILABLE";
-    retryable = true;
+    failure = classifyHttpFailure(transport);
     reason = `${reason} (${transport})`;
   }
-  const what = code === "E_STORE_UNAVAILABLE" ? `weaviate at ${url} is unavailable` : "weaviate";
-  return new HierdocError(code, `${what}: ${operation} failed: ${reason}`, {
-    cause: err,
-    retryable,
-    details: { adapter: ADAPTER, operation, url, status: http?.status, driverError: name || undefined },
-  });
+  return storeFailure({ adapter: ADAPTER, operation, ...failure, reason, location: url, cause: err, details: { url, status: http?.status, driverError: name || undefined } });
 }
 
-/** Retry and timeout policy for idempotent calls. */
-export interface RetryPolicy {
-  /** Attempts after the first one. */
-  retries: number;
-  /** Delay before the first retry; doubles each time (with jitter). */
-  baseDelayMs: number;
-  /** Time limit of one attempt (E_TIMEOUT, not retried). The client has no per-request abort, so the request itself is abandoned, not cancelled. */
-  timeoutMs: number;
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, operation: string, url: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(
-          new HierdocError("E_TIMEOUT", `weaviate at ${url}: ${operation} did not answer within ${ms} ms`, {
-            retryable: true,
-            details: { adapter: ADAPTER, operation, url, timeoutMs: ms },
-          }),
-        ),
-      ms,
-    );
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
+/**
+ * Retry and timeout policy for idempotent calls: `retries` after the first attempt, backoff from
+ * `baseDelayMs` doubling with jitter, and `timeoutMs` per attempt (E_TIMEOUT, not retried). The client has no
+ * per-request abort, so a timed-out request is abandoned, not cancelled.
+ */
+export type RetryPolicy = Required<Pick<StoreRetryPolicy, "retries" | "baseDelayMs" | "timeoutMs">>;
 
 /**
  * Runs an idempotent call with a time limit per attempt, retrying with exponential backoff and jitter while
  * the mapped error is retryable and not a timeout.
  * @throws HierdocError the mapped error of the last attempt, with `details.attempts` when it retried.
  */
-export async function withRetry<T>(operation: string, url: string, policy: RetryPolicy, fn: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await withTimeout(fn(), policy.timeoutMs, operation, url);
-    } catch (err) {
-      const mapped = mapWeaviateError(err, operation, url);
-      if (!mapped.retryable || mapped.code === "E_TIMEOUT" || attempt >= policy.retries) {
-        if (attempt > 0) mapped.details.attempts = attempt + 1;
-        throw mapped;
-      }
-      const delay = policy.baseDelayMs * 2 ** attempt * (0.75 + Math.random() * 0.5);
-      await new Promise((resolve) => setTimeout(resolve, delay));
-    }
-  }
+export function withRetry<T>(operation: string, url: string, policy: RetryPolicy, fn: () => Promise<T>): Promise<T> {
+  const timeout = (): HierdocError =>
+    storeError(ADAPTER, "E_TIMEOUT", operation, `weaviate at ${url}: ${operation} did not answer within ${policy.timeoutMs} ms`, { url, timeoutMs: policy.timeoutMs }, { retryable: true });
+  return withStoreRetry(policy, (err) => mapWeaviateError(err, operation, url), () => withTimeLimit(fn(), policy.timeoutMs, timeout));
 }

@@ -8,7 +8,7 @@ import type {
   StoreRecord,
   VectorStoreAdapter,
 } from "@hierdoc/core";
-import { HierdocError } from "@hierdoc/core";
+import { HierdocError, assertVector, keepLastById, storeError } from "@hierdoc/core";
 import * as weaviateModule from "weaviate-ts-client";
 import { ApiKey, FusionType, type WeaviateClass, type WeaviateClient, type WhereFilter } from "weaviate-ts-client";
 import { ADAPTER, httpFailure, withRetry, type RetryPolicy } from "./errors.js";
@@ -166,7 +166,7 @@ export class WeaviateStore implements VectorStoreAdapter {
       if (typeof record?.id !== "string" || record.id.length === 0) throw this.error("E_INVALID_ARGUMENT", "upsert", "every record needs a non-empty string id");
       this.checkVector(vector, "upsert", record.id);
     }
-    const unique = dedupeLastWins(records);
+    const unique = keepLastById(records, (r) => r.record.id);
     const size = this.capabilities.maxBatchSize;
     for (let i = 0; i < unique.length; i += size) {
       const objects = unique.slice(i, i + size).map(({ record, vector }) => {
@@ -380,23 +380,12 @@ export class WeaviateStore implements VectorStoreAdapter {
     return this.client;
   }
 
-  private checkVector(vector: Float32Array, operation: string, id?: string): void {
-    const d = this.dimensions;
-    const of = id ? ` of record "${id}"` : "";
-    if (!(vector instanceof Float32Array) || vector.length !== d) {
-      const got = vector instanceof Float32Array ? `length ${vector.length}` : "not a Float32Array";
-      throw this.error("E_DIMENSION_MISMATCH", operation, `vector${of} must be a Float32Array of length ${d}, got ${got}`, {
-        expectedDimensions: d,
-        actualDimensions: (vector as Float32Array | undefined)?.length,
-      });
-    }
-    for (let j = 0; j < d; j++) {
-      if (!Number.isFinite(vector[j])) throw this.error("E_INVALID_ARGUMENT", operation, `vector${of} contains NaN or infinite values`);
-    }
+  private checkVector(vector: Float32Array, operation: string, recordId?: string): void {
+    assertVector(vector, this.dimensions, { adapter: ADAPTER, operation, recordId, details: { className: this.className } });
   }
 
   private error(code: HierdocError["code"], operation: string, message: string, extra: Record<string, unknown> = {}): HierdocError {
-    return new HierdocError(code, message, { details: { adapter: ADAPTER, operation, className: this.className, ...extra } });
+    return storeError(ADAPTER, code, operation, message, { className: this.className, ...extra });
   }
 }
 
@@ -420,11 +409,4 @@ function toWhere(filter: StoreFilter | undefined): WhereFilter | undefined | nul
   const paths = filter?.sourcePaths;
   if (paths === undefined) return undefined;
   return paths.length === 0 ? null : anyOf("sourcePath", paths);
-}
-
-/** Keep the last occurrence of each id, as sequential upserts would. */
-function dedupeLastWins(records: StoreRecord[]): StoreRecord[] {
-  const last = new Map<string, number>();
-  records.forEach((r, i) => last.set(r.record.id, i));
-  return last.size === records.length ? records : records.filter((r, i) => last.get(r.record.id) === i);
 }

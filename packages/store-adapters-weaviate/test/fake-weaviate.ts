@@ -4,15 +4,10 @@
 // `Get` (nearVector, bm25, hybrid with alpha and relativeScoreFusion, where Equal/Or, limit, after) and
 // `Aggregate { meta { count } }`. GraphQL documents are parsed with `graphql`, so the tests can assert the
 // arguments the client sent. Not Weaviate: it follows the documented shapes, nothing more.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { RecordingHttpServer, type RecordedHttpRequest, type ScriptedResponse } from "@hierdoc/core/testing";
 import { Kind, parse, valueFromASTUntyped, type FieldNode, type OperationDefinitionNode, type SelectionSetNode } from "graphql";
 
-export interface RecordedRequest {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  body: any;
+export interface RecordedRequest extends RecordedHttpRequest {
   /** For /v1/graphql: the root field (Get / Aggregate), class and its arguments as plain values. */
   graphql?: { root: string; className: string; args: Record<string, any>; fields: string[] };
 }
@@ -27,39 +22,17 @@ interface Klass {
   objects: Map<string, Obj>;
 }
 
-export class FakeWeaviate {
-  readonly requests: RecordedRequest[] = [];
+export class FakeWeaviate extends RecordingHttpServer<RecordedRequest> {
   readonly classes = new Map<string, Klass>();
-  failNext: Array<{ status: number; body?: unknown }> = [];
   /** Rewrites the batch import answer (e.g. to inject per-object errors). */
   batchOverride?: (results: any[]) => any[] | undefined;
   /** Largest number of objects one batch delete removes (Weaviate's QUERY_MAXIMUM_RESULTS). */
   deleteLimit = 10_000;
-  hang = false;
-  url = "";
-  private server: Server | undefined;
 
-  async start(): Promise<string> {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this.url;
-  }
-
-  async stop(): Promise<void> {
-    const s = this.server;
-    this.server = undefined;
-    if (s === undefined) return;
-    s.closeAllConnections();
-    await new Promise((resolve) => s.close(resolve));
-  }
-
-  reset(): void {
-    this.requests.length = 0;
-    this.failNext = [];
+  override reset(): void {
+    super.reset();
     this.batchOverride = undefined;
     this.deleteLimit = 10_000;
-    this.hang = false;
   }
 
   /** Recorded requests other than the client's `/v1/meta` version probes. */
@@ -67,25 +40,25 @@ export class FakeWeaviate {
     return this.requests.filter((r) => r.path !== "/v1/meta");
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const u = new URL(req.url ?? "/", "http://x");
-    const text = Buffer.concat(chunks).toString("utf8");
-    const body = text ? JSON.parse(text) : undefined;
-    const rec: RecordedRequest = { method: req.method ?? "", path: u.pathname, query: Object.fromEntries(u.searchParams), body };
-    if (u.pathname === "/v1/graphql") rec.graphql = describeGraphql(body.query);
-    this.requests.push(rec);
-    if (u.pathname === "/v1/meta") return send(res, 200, { hostname: "http://[::]:8080", version: "1.25.0", modules: {} });
-    if (this.hang) return;
-    const fail = this.failNext.shift();
-    if (fail !== undefined) return send(res, fail.status, fail.body ?? { error: [{ message: "internal error" }] });
-    try {
-      const [status, out] = this.route(rec);
-      send(res, status, out);
-    } catch (err) {
-      send(res, 200, { data: null, errors: [{ message: (err as Error).message, locations: [{ line: 1, column: 1 }] }] });
-    }
+  protected override describe(request: RecordedHttpRequest): RecordedRequest {
+    return request.path === "/v1/graphql" ? { ...request, graphql: describeGraphql(request.body.query) } : request;
+  }
+
+  /** The client's version probe is answered even while hanging or failing. */
+  protected override intercept(request: RecordedRequest): ScriptedResponse | undefined {
+    return request.path === "/v1/meta" ? { status: 200, body: { hostname: "http://[::]:8080", version: "1.25.0", modules: {} } } : undefined;
+  }
+
+  protected override failureBody(): unknown {
+    return { error: [{ message: "internal error" }] };
+  }
+
+  protected override respond(request: RecordedRequest): [number, unknown] {
+    return this.route(request);
+  }
+
+  protected override respondToError(err: unknown): ScriptedResponse {
+    return { status: 200, body: { data: null, errors: [{ message: (err as Error).message, locations: [{ line: 1, column: 1 }] }] } };
   }
 
   private route(rec: RecordedRequest): [number, unknown] {
@@ -218,8 +191,4 @@ function cosine(a: number[], b: number[]): number {
     nb += b[i] * b[i];
   }
   return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
-}
-
-function send(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { "content-type": "application/json" }).end(body === undefined ? "" : JSON.stringify(body));
 }

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
-import { runStoreConformance } from "@hierdoc/core/testing";
+import { closedPort, runStoreConformance } from "@hierdoc/core/testing";
 import { WeaviateStore } from "@hierdoc/store-adapters-weaviate";
-import { closedPort } from "./closed-port.js";
 
 // Live test against a real Weaviate (1.2x, REST/GraphQL port): HIERDOC_WEAVIATE_URL=http://127.0.0.1:8080
 // [HIERDOC_WEAVIATE_API_KEY=…]

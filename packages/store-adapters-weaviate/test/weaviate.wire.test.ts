@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@jest/globals";
-import { expectHierdocError, expectStoreUnavailable, makeStoreRecord, makeStoreRecords, makeVector, runStoreConformance } from "@hierdoc/core/testing";
+import { closedPort, expectHierdocError, expectStoreUnavailable, makeStoreRecord, makeStoreRecords, makeVector, runStoreConformance } from "@hierdoc/core/testing";
 import { WeaviateStore, mapWeaviateError, objectId } from "@hierdoc/store-adapters-weaviate";
-import { closedPort } from "./closed-port.js";
 import { FakeWeaviate } from "./fake-weaviate.js";
 
 const fake = new FakeWeaviate();
