@@ -17,10 +17,10 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs `hierdoc ARGS` as a subprocess; kills it (and fails) after `timeoutMs`. */
-export function runCli(args: string[], options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<CliRun> {
+/** Runs `hierdoc ARGS` as a subprocess (`nodeArgs` go to node before the script); kills it (and fails) after `timeoutMs`. */
+export function runCli(args: string[], options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number; nodeArgs?: string[] } = {}): Promise<CliRun> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {
       cwd: options.cwd ?? REPO,
       env: { ...process.env, ...options.env, NODE_OPTIONS: "" },
       stdio: ["ignore", "pipe", "pipe"],
