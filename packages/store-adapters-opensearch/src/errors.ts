@@ -1,5 +1,5 @@
-import type { ErrorCode } from "@hierdoc/core";
-import { HierdocError } from "@hierdoc/core";
+import type { FailureClass, StoreRetryPolicy } from "@hierdoc/core";
+import { HierdocError, classifyHttpFailure, describeThrown, storeFailure, withStoreRetry } from "@hierdoc/core";
 
 /** Adapter id used in every error this package throws. */
 export const ADAPTER = "opensearch";
@@ -22,11 +22,10 @@ export function responseFailure(err: unknown): { status: number; type: string; r
 }
 
 /** Code and retryability of an OpenSearch answer (whole request or one bulk item). */
-export function classifyStatus(status: number, type: string, reason: string): { code: ErrorCode; retryable: boolean } {
-  if (status === 429 || (status >= 502 && status <= 504)) return { code: "E_STORE_UNAVAILABLE", retryable: true };
-  if (status >= 500) return { code: "E_STORE", retryable: true };
-  if (/dimension/i.test(reason) && /vector|knn/i.test(`${type} ${reason}`)) return { code: "E_DIMENSION_MISMATCH", retryable: false };
-  return { code: "E_STORE", retryable: false };
+export function classifyStatus(status: number, type: string, reason: string): FailureClass {
+  const failure = classifyHttpFailure(status);
+  if (failure.code === "E_STORE" && status < 500 && /dimension/i.test(reason) && /vector|knn/i.test(`${type} ${reason}`)) return { code: "E_DIMENSION_MISMATCH", retryable: false };
+  return failure;
 }
 
 /**
@@ -38,55 +37,37 @@ export function classifyStatus(status: number, type: string, reason: string): { 
  */
 export function mapOpenSearchError(err: unknown, operation: string, url: string): HierdocError {
   if (err instanceof HierdocError) return err;
-  const name = typeof (err as { name?: unknown } | null)?.name === "string" ? (err as { name: string }).name : "";
-  const message = (err as { message?: unknown } | null)?.message;
-  let reason = typeof message === "string" ? message : String(err);
-  let code: ErrorCode = "E_STORE";
-  let retryable = false;
+  const { name, message } = describeThrown(err);
+  let reason = message;
+  let failure: FailureClass = { code: "E_STORE", retryable: false };
   const http = responseFailure(err);
   if (http !== undefined) {
     reason = `HTTP ${http.status}${http.type ? ` ${http.type}` : ""}: ${http.reason}`;
-    ({ code, retryable } = classifyStatus(http.status, http.type, http.reason));
+    failure = classifyStatus(http.status, http.type, http.reason);
   } else if (name === "TimeoutError" || name === "RequestAbortedError") {
-    code = "E_TIMEOUT";
-    retryable = true;
+    failure = { code: "E_TIMEOUT", retryable: true };
   } else if (UNREACHABLE.has(name)) {
-    code = "E_STORE_UNAVAILABLE";
-    retryable = true;
+    failure = { code: "E_STORE_UNAVAILABLE", retryable: true };
   }
-  const what = code === "E_STORE_UNAVAILABLE" ? `opensearch at ${url} is unavailable` : "opensearch";
-  return new HierdocError(code, `${what}: ${operation} failed: ${reason}`, {
+  return storeFailure({
+    adapter: ADAPTER,
+    operation,
+    ...failure,
+    reason,
+    location: url,
     cause: err,
-    retryable,
-    details: { adapter: ADAPTER, operation, url, status: http?.status, errorType: http?.type || undefined, driverError: name || undefined },
+    details: { url, status: http?.status, errorType: http?.type || undefined, driverError: name || undefined },
   });
 }
 
-/** Retry policy for idempotent calls. */
-export interface RetryPolicy {
-  /** Attempts after the first one. */
-  retries: number;
-  /** Delay before the first retry; doubles each time (with jitter). */
-  baseDelayMs: number;
-}
+/** Retry policy for idempotent calls: `retries` after the first attempt, backoff from `baseDelayMs`, doubling with jitter. */
+export type RetryPolicy = Pick<StoreRetryPolicy, "retries" | "baseDelayMs">;
 
 /**
  * Runs an idempotent call, retrying with exponential backoff and jitter while the mapped error is retryable
  * and not a timeout (a hung node is reported at once rather than waited on `retries` more times).
  * @throws HierdocError the mapped error of the last attempt, with `details.attempts` when it retried.
  */
-export async function withRetry<T>(operation: string, url: string, policy: RetryPolicy, fn: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await fn();
-    } catch (err) {
-      const mapped = mapOpenSearchError(err, operation, url);
-      if (!mapped.retryable || mapped.code === "E_TIMEOUT" || attempt >= policy.retries) {
-        if (attempt > 0) mapped.details.attempts = attempt + 1;
-        throw mapped;
-      }
-      const delay = policy.baseDelayMs * 2 ** attempt * (0.75 + Math.random() * 0.5);
-      await new Promise((resolve) => setTimeout(resolve, delay));
-    }
-  }
+export function withRetry<T>(operation: string, url: string, policy: RetryPolicy, fn: () => Promise<T>): Promise<T> {
+  return withStoreRetry(policy, (err) => mapOpenSearchError(err, operation, url), fn);
 }

@@ -8,7 +8,7 @@ import type {
   StoreRecord,
   VectorStoreAdapter,
 } from "@hierdoc/core";
-import { HierdocError } from "@hierdoc/core";
+import { HierdocError, assertVector, storeError } from "@hierdoc/core";
 import { Client } from "@opensearch-project/opensearch";
 import { ADAPTER, classifyStatus, responseFailure, withRetry, type RetryPolicy } from "./errors.js";
 import { EMBEDDER_KEY, hybridPipelineBody, openSearchIndexBody, type HybridWeights } from "./index-body.js";
@@ -368,23 +368,12 @@ export class OpenSearchStore implements VectorStoreAdapter {
     if (!this.opened) throw this.error("E_STORE", operation, "opensearch store is not open; call open() first");
   }
 
-  private checkVector(vector: Float32Array, operation: string, id?: string): void {
-    const d = this.dimensions;
-    const of = id ? ` of record "${id}"` : "";
-    if (!(vector instanceof Float32Array) || vector.length !== d) {
-      const got = vector instanceof Float32Array ? `length ${vector.length}` : "not a Float32Array";
-      throw this.error("E_DIMENSION_MISMATCH", operation, `vector${of} must be a Float32Array of length ${d}, got ${got}`, {
-        expectedDimensions: d,
-        actualDimensions: (vector as Float32Array | undefined)?.length,
-      });
-    }
-    for (let j = 0; j < d; j++) {
-      if (!Number.isFinite(vector[j])) throw this.error("E_INVALID_ARGUMENT", operation, `vector${of} contains NaN or infinite values`);
-    }
+  private checkVector(vector: Float32Array, operation: string, recordId?: string): void {
+    assertVector(vector, this.dimensions, { adapter: ADAPTER, operation, recordId, details: { index: this.index } });
   }
 
   private error(code: HierdocError["code"], operation: string, message: string, extra: Record<string, unknown> = {}): HierdocError {
-    return new HierdocError(code, message, { details: { adapter: ADAPTER, operation, index: this.index, ...extra } });
+    return storeError(ADAPTER, code, operation, message, { index: this.index, ...extra });
   }
 }
 

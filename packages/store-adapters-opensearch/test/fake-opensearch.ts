@@ -5,17 +5,10 @@
 // terms filter, knn (cosinesimil score (1 + cos) / 2, filter inside the clause), search_after on a keyword
 // sort, and `hybrid` run through a normalization-processor pipeline (min_max + weighted arithmetic_mean).
 // Every request is recorded. Not OpenSearch: it follows the documented shapes, nothing more.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { RecordingHttpServer, type RecordedHttpRequest, type ScriptedResponse } from "@hierdoc/core/testing";
 
-export interface RecordedRequest {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  contentType: string;
-  /** Parsed JSON body, or for NDJSON an array of the parsed lines. */
-  body: any;
-}
+/** A recorded request; for NDJSON (`_bulk`) the body is an array of the parsed lines. */
+export type RecordedRequest = RecordedHttpRequest;
 
 interface Doc {
   vector: number[];
@@ -32,62 +25,36 @@ type Scored = { id: string; score: number };
 
 const STOP = new Set(["a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is", "it", "no", "not", "of", "on", "or", "such", "that", "the", "their", "then", "there", "these", "they", "this", "to", "was", "will", "with"]);
 
-export class FakeOpenSearch {
-  readonly requests: RecordedRequest[] = [];
+export class FakeOpenSearch extends RecordingHttpServer<RecordedRequest> {
   readonly indices = new Map<string, Index>();
   readonly pipelines = new Map<string, any>();
-  failNext: Array<{ status: number; body?: unknown }> = [];
   /** Rewrites a `_bulk` answer (e.g. to inject per-item errors). */
   bulkOverride?: (items: any[]) => { errors: boolean; items: any[] } | undefined;
-  hang = false;
-  url = "";
-  private server: Server | undefined;
+  protected override responseContentType = "application/json; charset=UTF-8";
 
-  async start(): Promise<string> {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this.url;
-  }
-
-  async stop(): Promise<void> {
-    const s = this.server;
-    this.server = undefined;
-    if (s === undefined) return;
-    s.closeAllConnections();
-    await new Promise((resolve) => s.close(resolve));
-  }
-
-  find(suffix: string, method?: string): RecordedRequest[] {
-    return this.requests.filter((r) => r.path.endsWith(suffix) && (method === undefined || r.method === method));
-  }
-
-  reset(): void {
-    this.requests.length = 0;
-    this.failNext = [];
+  override reset(): void {
+    super.reset();
     this.bulkOverride = undefined;
-    this.hang = false;
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const u = new URL(req.url ?? "/", "http://x");
-    const text = Buffer.concat(chunks).toString("utf8");
-    const contentType = String(req.headers["content-type"] ?? "");
-    const body = text === "" ? undefined : u.pathname.endsWith("/_bulk") ? text.split("\n").filter(Boolean).map((l) => JSON.parse(l)) : JSON.parse(text);
-    this.requests.push({ method: req.method ?? "", path: u.pathname, query: Object.fromEntries(u.searchParams), contentType, body });
-    if (this.hang) return;
-    const fail = this.failNext.shift();
-    if (fail !== undefined) return send(res, fail.status, fail.body ?? { error: { type: "internal_server_error", reason: "boom" }, status: fail.status });
-    try {
-      const [status, out] = this.route(req.method ?? "", u.pathname, Object.fromEntries(u.searchParams), body);
-      send(res, status, out);
-    } catch (err) {
-      const status = (err as { status?: number }).status ?? 500;
-      const reason = (err as Error).message;
-      send(res, status, { error: { root_cause: [{ type: "illegal_argument_exception", reason }], type: "search_phase_execution_exception", reason: "all shards failed", caused_by: { type: "illegal_argument_exception", reason } }, status });
-    }
+  /** `_bulk` bodies are NDJSON: recorded as an array of the parsed lines. */
+  protected override parseBody(text: string, url: URL): unknown {
+    if (text === "") return undefined;
+    return url.pathname.endsWith("/_bulk") ? text.split("\n").filter(Boolean).map((l) => JSON.parse(l)) : JSON.parse(text);
+  }
+
+  protected override failureBody(status: number): unknown {
+    return { error: { type: "internal_server_error", reason: "boom" }, status };
+  }
+
+  protected override respond(request: RecordedRequest): [number, unknown] {
+    return this.route(request.method, request.path, request.query, request.body);
+  }
+
+  protected override respondToError(err: unknown): ScriptedResponse {
+    const status = (err as { status?: number }).status ?? 500;
+    const reason = (err as Error).message;
+    return { status, body: { error: { root_cause: [{ type: "illegal_argument_exception", reason }], type: "search_phase_execution_exception", reason: "all shards failed", caused_by: { type: "illegal_argument_exception", reason } }, status } };
   }
 
   private route(method: string, path: string, query: Record<string, string>, body: any): [number, unknown] {
@@ -275,8 +242,4 @@ function cosine(a: number[], b: number[]): number {
     nb += b[i] * b[i];
   }
   return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
-}
-
-function send(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { "content-type": "application/json; charset=UTF-8" }).end(JSON.stringify(body));
 }

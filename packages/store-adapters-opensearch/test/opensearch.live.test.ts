@@ -1,8 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { Client } from "@opensearch-project/opensearch";
-import { runStoreConformance } from "@hierdoc/core/testing";
+import { closedPort, runStoreConformance } from "@hierdoc/core/testing";
 import { OpenSearchStore } from "@hierdoc/store-adapters-opensearch";
-import { closedPort } from "./closed-port.js";
 
 // Live test against a real OpenSearch (≥ 2.10, k-NN + neural-search plugins):
 // HIERDOC_OPENSEARCH_URL=http://127.0.0.1:9200 [HIERDOC_OPENSEARCH_USERNAME=admin HIERDOC_OPENSEARCH_PASSWORD=…]

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@jest/globals";
-import { expectHierdocError, expectStoreUnavailable, makeStoreRecord, makeStoreRecords, makeVector, runStoreConformance } from "@hierdoc/core/testing";
+import { closedPort, expectHierdocError, expectStoreUnavailable, makeStoreRecord, makeStoreRecords, makeVector, runStoreConformance } from "@hierdoc/core/testing";
 import { OpenSearchStore, hybridPipelineBody, openSearchIndexBody } from "@hierdoc/store-adapters-opensearch";
-import { closedPort } from "./closed-port.js";
 import { FakeOpenSearch } from "./fake-opensearch.js";
 
 const fake = new FakeOpenSearch();
