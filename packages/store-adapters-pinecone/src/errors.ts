@@ -1,5 +1,5 @@
-import type { ErrorCode } from "@hierdoc/core";
-import { HierdocError } from "@hierdoc/core";
+import type { FailureClass, StoreRetryPolicy } from "@hierdoc/core";
+import { HierdocError, classifyHttpFailure, describeThrown, storeFailure, withStoreRetry } from "@hierdoc/core";
 
 /** Adapter id used in every error this package throws. */
 export const ADAPTER = "pinecone";
@@ -42,61 +42,33 @@ export function pineconeStatus(err: unknown): number | undefined {
  */
 export function mapPineconeError(err: unknown, operation: string, host: string): HierdocError {
   if (err instanceof HierdocError) return err;
-  const name = typeof (err as { name?: unknown } | null)?.name === "string" ? (err as { name: string }).name : "";
-  const raw = (err as { message?: unknown } | null)?.message;
-  const reason = typeof raw === "string" ? raw : String(err);
+  const { name, message: reason } = describeThrown(err);
   const status = pineconeStatus(err);
-  let code: ErrorCode = "E_STORE";
-  let retryable = false;
-  if (UNREACHABLE.has(name) || status === 429 || (status !== undefined && status >= 502 && status <= 504) || name === "PineconeMaxRetriesExceededError") {
-    code = "E_STORE_UNAVAILABLE";
-    retryable = true;
+  let failure: FailureClass = status === undefined ? { code: "E_STORE", retryable: false } : classifyHttpFailure(status);
+  if (UNREACHABLE.has(name) || name === "PineconeMaxRetriesExceededError") {
+    failure = { code: "E_STORE_UNAVAILABLE", retryable: true };
   } else if (name === "PineconeTimeoutError") {
-    code = "E_TIMEOUT";
-    retryable = true;
-  } else if (status !== undefined && status >= 500) {
-    retryable = true;
+    failure = { code: "E_TIMEOUT", retryable: true };
   } else if (status === 400 && /dimension/i.test(reason)) {
-    code = "E_DIMENSION_MISMATCH";
+    failure = { code: "E_DIMENSION_MISMATCH", retryable: false };
   }
-  const what = code === "E_STORE_UNAVAILABLE" ? `pinecone index at ${host} is unavailable` : "pinecone";
-  return new HierdocError(code, `${what}: ${operation} failed: ${reason}`, {
-    cause: err,
-    retryable,
-    details: { adapter: ADAPTER, operation, host, status, driverError: name || undefined },
-  });
+  return storeFailure({ adapter: ADAPTER, operation, ...failure, reason, location: host, label: "pinecone index", cause: err, details: { host, status, driverError: name || undefined } });
 }
 
-/** Retry and timeout policy for idempotent calls. */
-export interface RetryPolicy {
-  /** Attempts after the first one. */
-  retries: number;
-  /** Delay before the first retry; doubles each time (with jitter). */
-  baseDelayMs: number;
-  /** Time limit of one attempt (E_TIMEOUT, not retried); the request is aborted through the SDK's fetch. */
-  timeoutMs: number;
-}
+/**
+ * Retry and timeout policy for idempotent calls: `retries` after the first attempt, backoff from
+ * `baseDelayMs` doubling with jitter, and `timeoutMs` per attempt (E_TIMEOUT, not retried; the request is
+ * aborted through the SDK's fetch).
+ */
+export type RetryPolicy = Required<Pick<StoreRetryPolicy, "retries" | "baseDelayMs" | "timeoutMs">>;
 
 /**
  * Runs an idempotent call, retrying with exponential backoff and jitter while the mapped error is retryable
  * and not a timeout.
  * @throws HierdocError the mapped error of the last attempt, with `details.attempts` when it retried.
  */
-export async function withRetry<T>(operation: string, host: string, policy: RetryPolicy, fn: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await fn();
-    } catch (err) {
-      const mapped = mapPineconeError(timeoutCause(err) ?? err, operation, host);
-      if (mapped.code === "E_TIMEOUT") mapped.details.timeoutMs = policy.timeoutMs;
-      if (!mapped.retryable || mapped.code === "E_TIMEOUT" || attempt >= policy.retries) {
-        if (attempt > 0) mapped.details.attempts = attempt + 1;
-        throw mapped;
-      }
-      const delay = policy.baseDelayMs * 2 ** attempt * (0.75 + Math.random() * 0.5);
-      await new Promise((resolve) => setTimeout(resolve, delay));
-    }
-  }
+export function withRetry<T>(operation: string, host: string, policy: RetryPolicy, fn: () => Promise<T>): Promise<T> {
+  return withStoreRetry(policy, (err) => mapPineconeError(timeoutCause(err) ?? err, operation, host), fn);
 }
 
 /** A timeout abort (from {@link timedFetch}) wrapped by the SDK as a connection error, as `PineconeTimeoutError`. */

@@ -1,5 +1,5 @@
 import type { ChunkRecord, ScoredId, StoreCapabilities, StoreOpenOptions, StoreQuery, StoreRecord, VectorStoreAdapter } from "@hierdoc/core";
-import { HierdocError } from "@hierdoc/core";
+import { HierdocError, assertVector, keepLastById, storeError } from "@hierdoc/core";
 import { Pinecone, type Index, type RecordMetadata } from "@pinecone-database/pinecone";
 import { ADAPTER, timedFetch, withRetry, type RetryPolicy } from "./errors.js";
 
@@ -144,7 +144,7 @@ export class PineconeStore implements VectorStoreAdapter {
       if (bytes > MAX_METADATA_BYTES) throw this.error("E_INVALID_ARGUMENT", "upsert", `record "${record.id}" needs ${bytes} bytes of metadata; Pinecone allows ${MAX_METADATA_BYTES}`);
       return { id: record.id, values: Array.from(vector), metadata };
     });
-    const unique = dedupeLastWins(encoded);
+    const unique = keepLastById(encoded, (r) => r.id);
     const size = this.capabilities.maxBatchSize;
     for (let i = 0; i < unique.length; i += size) {
       const batch = unique.slice(i, i + size);
@@ -254,29 +254,11 @@ export class PineconeStore implements VectorStoreAdapter {
     if (this.dimensions === 0) throw this.error("E_STORE", operation, "pinecone store is not open; call open() first");
   }
 
-  private checkVector(vector: Float32Array, operation: string, id?: string): void {
-    const d = this.dimensions;
-    const of = id ? ` of record "${id}"` : "";
-    if (!(vector instanceof Float32Array) || vector.length !== d) {
-      const got = vector instanceof Float32Array ? `length ${vector.length}` : "not a Float32Array";
-      throw this.error("E_DIMENSION_MISMATCH", operation, `vector${of} must be a Float32Array of length ${d}, got ${got}`, {
-        expectedDimensions: d,
-        actualDimensions: (vector as Float32Array | undefined)?.length,
-      });
-    }
-    for (let j = 0; j < d; j++) {
-      if (!Number.isFinite(vector[j])) throw this.error("E_INVALID_ARGUMENT", operation, `vector${of} contains NaN or infinite values`);
-    }
+  private checkVector(vector: Float32Array, operation: string, recordId?: string): void {
+    assertVector(vector, this.dimensions, { adapter: ADAPTER, operation, recordId, details: { host: this.host, namespace: this.namespace } });
   }
 
   private error(code: HierdocError["code"], operation: string, message: string, extra: Record<string, unknown> = {}): HierdocError {
-    return new HierdocError(code, message, { details: { adapter: ADAPTER, operation, host: this.host, namespace: this.namespace, ...extra } });
+    return storeError(ADAPTER, code, operation, message, { host: this.host, namespace: this.namespace, ...extra });
   }
-}
-
-/** Keep the last occurrence of each id, as sequential upserts would. */
-function dedupeLastWins<T extends { id: string }>(records: T[]): T[] {
-  const last = new Map<string, number>();
-  records.forEach((r, i) => last.set(r.id, i));
-  return last.size === records.length ? records : records.filter((r, i) => last.get(r.id) === i);
 }

@@ -4,16 +4,11 @@
 // POST /vectors/delete (ids, filter, deleteAll), POST /query (cosine, `$eq` / `$in` filters),
 // POST /describe_index_stats and GET /vectors/list, per namespace. Requests are recorded with headers.
 // Not Pinecone: it follows the documented shapes, nothing more (and it is immediately consistent).
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { RecordingHttpServer, type RecordedHttpRequest } from "@hierdoc/core/testing";
 
-export interface RecordedRequest {
-  method: string;
-  path: string;
+export interface RecordedRequest extends Omit<RecordedHttpRequest, "query"> {
   /** Query parameters; repeated ones (`ids`) as arrays. */
   query: Record<string, string | string[]>;
-  headers: IncomingMessage["headers"];
-  body: any;
 }
 
 interface Rec {
@@ -22,43 +17,33 @@ interface Rec {
   metadata?: Record<string, any>;
 }
 
-export class FakePinecone {
-  readonly requests: RecordedRequest[] = [];
+export class FakePinecone extends RecordingHttpServer<RecordedRequest> {
   /** namespace → id → record. */
   readonly namespaces = new Map<string, Map<string, Rec>>();
   dimension: number;
-  failNext: Array<{ status: number; body?: unknown }> = [];
-  hang = false;
-  url = "";
-  private server: Server | undefined;
 
   constructor(dimension = 4) {
+    super();
     this.dimension = dimension;
   }
 
-  async start(): Promise<string> {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this.url;
+  /** Repeated query parameters (and `ids` always) are recorded as arrays. */
+  protected override describe(request: RecordedHttpRequest, url: URL): RecordedRequest {
+    const query: Record<string, string | string[]> = {};
+    for (const k of new Set(url.searchParams.keys())) {
+      const all = url.searchParams.getAll(k);
+      query[k] = all.length > 1 || k === "ids" ? all : all[0];
+    }
+    return { ...request, query };
   }
 
-  async stop(): Promise<void> {
-    const s = this.server;
-    this.server = undefined;
-    if (s === undefined) return;
-    s.closeAllConnections();
-    await new Promise((resolve) => s.close(resolve));
+  protected override failureBody(): unknown {
+    return { code: 13, message: "internal error", details: [] };
   }
 
-  reset(): void {
-    this.requests.length = 0;
-    this.failNext = [];
-    this.hang = false;
-  }
-
-  find(path: string): RecordedRequest[] {
-    return this.requests.filter((r) => r.path === path);
+  protected override respond(request: RecordedRequest): [number, unknown] {
+    if (request.headers["api-key"] === undefined) return [401, { error: { code: "UNAUTHENTICATED", message: "Invalid API Key" }, status: 401 }];
+    return this.route(request.method, request.path, request.query, request.body);
   }
 
   private ns(name: unknown): Map<string, Rec> {
@@ -66,26 +51,6 @@ export class FakePinecone {
     let m = this.namespaces.get(key);
     if (m === undefined) this.namespaces.set(key, (m = new Map()));
     return m;
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const u = new URL(req.url ?? "/", "http://x");
-    const query: Record<string, string | string[]> = {};
-    for (const k of new Set(u.searchParams.keys())) {
-      const all = u.searchParams.getAll(k);
-      query[k] = all.length > 1 || k === "ids" ? all : all[0];
-    }
-    const text = Buffer.concat(chunks).toString("utf8");
-    const body = text ? JSON.parse(text) : undefined;
-    this.requests.push({ method: req.method ?? "", path: u.pathname, query, headers: req.headers, body });
-    if (this.hang) return;
-    const fail = this.failNext.shift();
-    if (fail !== undefined) return send(res, fail.status, fail.body ?? { code: 13, message: "internal error", details: [] });
-    if (req.headers["api-key"] === undefined) return send(res, 401, { error: { code: "UNAUTHENTICATED", message: "Invalid API Key" }, status: 401 });
-    const [status, out] = this.route(req.method ?? "", u.pathname, query, body);
-    send(res, status, out);
   }
 
   private route(method: string, path: string, query: Record<string, string | string[]>, body: any): [number, unknown] {
@@ -158,8 +123,4 @@ function cosine(a: number[], b: number[]): number {
     nb += b[i] * b[i];
   }
   return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
-}
-
-function send(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
 }

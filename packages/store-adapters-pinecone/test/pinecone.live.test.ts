@@ -1,8 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
-import { runStoreConformance } from "@hierdoc/core/testing";
+import { closedPort, runStoreConformance } from "@hierdoc/core/testing";
 import { Pinecone } from "@pinecone-database/pinecone";
 import { PineconeStore } from "@hierdoc/store-adapters-pinecone";
-import { closedPort } from "./closed-port.js";
 
 // Live test against a real Pinecone index created beforehand with dimension 16 and metric cosine:
 // HIERDOC_PINECONE_API_KEY=… HIERDOC_PINECONE_INDEX_HOST=https://NAME-PROJECT.svc.REGION.pinecone.io

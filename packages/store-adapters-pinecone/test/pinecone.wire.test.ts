@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@jest/globals";
-import { expectHierdocError, expectStoreUnavailable, FIXTURE_DIMENSIONS, makeStoreRecord, makeStoreRecords, makeVector, runStoreConformance } from "@hierdoc/core/testing";
+import { closedPort, expectHierdocError, expectStoreUnavailable, FIXTURE_DIMENSIONS, makeStoreRecord, makeStoreRecords, makeVector, runStoreConformance } from "@hierdoc/core/testing";
 import { PineconeStore, mapPineconeError } from "@hierdoc/store-adapters-pinecone";
-import { closedPort } from "./closed-port.js";
 import { FakePinecone } from "./fake-pinecone.js";
 
 const conformance = new FakePinecone(FIXTURE_DIMENSIONS);

@@ -27,11 +27,12 @@ export interface ScriptedResponse {
  * A local HTTP stand-in for a store's REST API, for wire tests: listens on 127.0.0.1 on a free port,
  * records every request (method, path, query, headers, parsed body), answers first from the scripted
  * {@link failNext} queue, can {@link hang}, and otherwise hands the request to the subclass's
- * {@link respond}. Subclasses add the store's routes and state; `R` lets them record more per request.
+ * {@link respond}. Subclasses add the store's routes and state; `R` (built by {@link describe}) lets them
+ * record more, or differently, per request.
  *
  * Use it when the adapter's client talks HTTP and the real server is not available in the test run.
  */
-export abstract class RecordingHttpServer<R extends RecordedHttpRequest = RecordedHttpRequest> {
+export abstract class RecordingHttpServer<R extends { method: string; path: string } = RecordedHttpRequest> {
   /** Every request received since the last {@link reset}, in order. */
   readonly requests: R[] = [];
   /** Scripted answers given (and removed) one per request, before routing. */
@@ -92,7 +93,7 @@ export abstract class RecordingHttpServer<R extends RecordedHttpRequest = Record
 
   /** Turns the standard record into the subclass's (decoded path, array query, extra fields). Default: as is. */
   protected describe(request: RecordedHttpRequest, _url: URL): R {
-    return request as R;
+    return request as unknown as R;
   }
 
   /** An answer given before {@link hang} and {@link failNext} apply (e.g. a client's version probe). */
