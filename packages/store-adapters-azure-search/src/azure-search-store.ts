@@ -8,7 +8,7 @@ import type {
   StoreRecord,
   VectorStoreAdapter,
 } from "@hierdoc/core";
-import { HierdocError } from "@hierdoc/core";
+import { HierdocError, assertVector, keepLastById, storeError } from "@hierdoc/core";
 import { AzureKeyCredential, SearchClient, SearchIndexClient, type SearchIndex, type SearchOptions } from "@azure/search-documents";
 import { ADAPTER, restStatus, withRetry, type RetryPolicy } from "./errors.js";
 import { META_KEY, VECTOR_ALGORITHM, azureIndexDefinition, documentKey, odataString } from "./index-schema.js";
@@ -174,7 +174,7 @@ export class AzureSearchStore implements VectorStoreAdapter {
       const { indexedText, ...rest } = record;
       return { id: documentKey(record.id), chunkId: record.id, sourcePath: record.sourcePath, kind: "chunk", text: indexedText, record: JSON.stringify(rest), vector: Array.from(vector) } satisfies Doc;
     });
-    const unique = dedupeLastWins(docs);
+    const unique = keepLastById(docs, (d) => d.id);
     const size = this.capabilities.maxBatchSize;
     for (let i = 0; i < unique.length; i += size) await this.index("upsert", unique.slice(i, i + size));
   }
@@ -381,23 +381,12 @@ export class AzureSearchStore implements VectorStoreAdapter {
     if (this.dimensions === 0) throw this.error("E_STORE", operation, "azure-search store is not open; call open() first");
   }
 
-  private checkVector(vector: Float32Array, operation: string, id?: string): void {
-    const d = this.dimensions;
-    const of = id ? ` of record "${id}"` : "";
-    if (!(vector instanceof Float32Array) || vector.length !== d) {
-      const got = vector instanceof Float32Array ? `length ${vector.length}` : "not a Float32Array";
-      throw this.error("E_DIMENSION_MISMATCH", operation, `vector${of} must be a Float32Array of length ${d}, got ${got}`, {
-        expectedDimensions: d,
-        actualDimensions: (vector as Float32Array | undefined)?.length,
-      });
-    }
-    for (let j = 0; j < d; j++) {
-      if (!Number.isFinite(vector[j])) throw this.error("E_INVALID_ARGUMENT", operation, `vector${of} contains NaN or infinite values`);
-    }
+  private checkVector(vector: Float32Array, operation: string, recordId?: string): void {
+    assertVector(vector, this.dimensions, { adapter: ADAPTER, operation, recordId, details: { endpoint: this.endpoint, indexName: this.indexName } });
   }
 
   private error(code: HierdocError["code"], operation: string, message: string, extra: Record<string, unknown> = {}): HierdocError {
-    return new HierdocError(code, message, { details: { adapter: ADAPTER, operation, endpoint: this.endpoint, indexName: this.indexName, ...extra } });
+    return storeError(ADAPTER, code, operation, message, { endpoint: this.endpoint, indexName: this.indexName, ...extra });
   }
 }
 
@@ -407,11 +396,4 @@ function toFilter(filter: StoreFilter | undefined): string | null {
   if (paths === undefined) return CHUNKS;
   if (paths.length === 0) return null;
   return `${CHUNKS} and (${paths.map((p) => `sourcePath eq ${odataString(p)}`).join(" or ")})`;
-}
-
-/** Keep the last occurrence of each key, as sequential upserts would. */
-function dedupeLastWins<T extends { id: string }>(docs: T[]): T[] {
-  const last = new Map<string, number>();
-  docs.forEach((d, i) => last.set(d.id, i));
-  return last.size === docs.length ? docs : docs.filter((d, i) => last.get(d.id) === i);
 }

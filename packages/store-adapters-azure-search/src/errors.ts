@@ -1,10 +1,11 @@
-import type { ErrorCode } from "@hierdoc/core";
-import { HierdocError } from "@hierdoc/core";
+import type { FailureClass, StoreRetryPolicy } from "@hierdoc/core";
+import { HierdocError, classifyHttpFailure, describeThrown, networkFailure, storeFailure, withStoreRetry } from "@hierdoc/core";
 
 /** Adapter id used in every error this package throws. */
 export const ADAPTER = "azure-search";
 
-const TRANSPORT_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ETIMEDOUT", "EPIPE", "REQUEST_SEND_ERROR"]);
+/** The Azure pipeline's own code for a request that could not be sent, besides the socket codes. */
+const SDK_TRANSPORT_CODES = ["REQUEST_SEND_ERROR"];
 
 /** HTTP status of an Azure SDK `RestError`, if it carries one. */
 export function restStatus(err: unknown): number | undefined {
@@ -23,63 +24,37 @@ export function restStatus(err: unknown): number | undefined {
  */
 export function mapAzureSearchError(err: unknown, operation: string, endpoint: string): HierdocError {
   if (err instanceof HierdocError) return err;
-  const name = typeof (err as { name?: unknown } | null)?.name === "string" ? (err as { name: string }).name : "";
-  const raw = (err as { message?: unknown } | null)?.message;
-  const reason = typeof raw === "string" ? raw : String(err);
+  const { name, message: reason } = describeThrown(err);
   const status = restStatus(err);
   const socket = (err as { code?: unknown } | null)?.code;
-  let code: ErrorCode = "E_STORE";
-  let retryable = false;
-  if (name === "AbortError" || name === "TimeoutError") {
-    code = "E_TIMEOUT";
-    retryable = true;
-  } else if (status === undefined && typeof socket === "string" && TRANSPORT_CODES.has(socket)) {
-    code = "E_STORE_UNAVAILABLE";
-    retryable = true;
-  } else if (status === 429 || (status !== undefined && status >= 502 && status <= 504)) {
-    code = "E_STORE_UNAVAILABLE";
-    retryable = true;
-  } else if (status !== undefined && status >= 500) {
-    retryable = true;
-  } else if (status === 400 && /dimension/i.test(reason)) {
-    code = "E_DIMENSION_MISMATCH";
-  }
-  const what = code === "E_STORE_UNAVAILABLE" ? `azure-search at ${endpoint} is unavailable` : "azure-search";
-  return new HierdocError(code, `${what}: ${operation} failed: ${reason}`, {
+  const network = status === undefined ? networkFailure(err, SDK_TRANSPORT_CODES) : undefined;
+  let failure: FailureClass = { code: "E_STORE", retryable: false };
+  if (name === "AbortError" || name === "TimeoutError") failure = { code: "E_TIMEOUT", retryable: true };
+  else if (status === 400 && /dimension/i.test(reason)) failure = { code: "E_DIMENSION_MISMATCH", retryable: false };
+  else if (status !== undefined || network !== undefined) failure = classifyHttpFailure(status ?? (network as string));
+  return storeFailure({
+    adapter: ADAPTER,
+    operation,
+    ...failure,
+    reason,
+    location: endpoint,
     cause: err,
-    retryable,
-    details: { adapter: ADAPTER, operation, endpoint, status, errorCode: typeof socket === "string" ? socket : undefined, driverError: name || undefined },
+    details: { endpoint, status, errorCode: typeof socket === "string" ? socket : undefined, driverError: name || undefined },
   });
 }
 
-/** Retry and timeout policy for idempotent calls. */
-export interface RetryPolicy {
-  /** Attempts after the first one. */
-  retries: number;
-  /** Delay before the first retry; doubles each time (with jitter). */
-  baseDelayMs: number;
-  /** Time limit of one attempt; the request is aborted (E_TIMEOUT, not retried). */
-  timeoutMs: number;
-}
+/**
+ * Retry and timeout policy for idempotent calls: `retries` after the first attempt, backoff from
+ * `baseDelayMs` doubling with jitter, and `timeoutMs` per attempt (the request is aborted; E_TIMEOUT, not
+ * retried).
+ */
+export type RetryPolicy = Required<Pick<StoreRetryPolicy, "retries" | "baseDelayMs" | "timeoutMs">>;
 
 /**
  * Runs an idempotent call with an abort signal per attempt, retrying with exponential backoff and jitter
  * while the mapped error is retryable and not a timeout.
  * @throws HierdocError the mapped error of the last attempt, with `details.attempts` when it retried.
  */
-export async function withRetry<T>(operation: string, endpoint: string, policy: RetryPolicy, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await fn(AbortSignal.timeout(policy.timeoutMs));
-    } catch (err) {
-      const mapped = mapAzureSearchError(err, operation, endpoint);
-      if (mapped.code === "E_TIMEOUT") mapped.details.timeoutMs = policy.timeoutMs;
-      if (!mapped.retryable || mapped.code === "E_TIMEOUT" || attempt >= policy.retries) {
-        if (attempt > 0) mapped.details.attempts = attempt + 1;
-        throw mapped;
-      }
-      const delay = policy.baseDelayMs * 2 ** attempt * (0.75 + Math.random() * 0.5);
-      await new Promise((resolve) => setTimeout(resolve, delay));
-    }
-  }
+export function withRetry<T>(operation: string, endpoint: string, policy: RetryPolicy, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  return withStoreRetry(policy, (err) => mapAzureSearchError(err, operation, endpoint), () => fn(AbortSignal.timeout(policy.timeoutMs)));
 }

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { AzureKeyCredential, SearchIndexClient } from "@azure/search-documents";
-import { runStoreConformance } from "@hierdoc/core/testing";
+import { closedPort, runStoreConformance } from "@hierdoc/core/testing";
 import { AzureSearchStore } from "@hierdoc/store-adapters-azure-search";
-import { closedPort } from "./closed-port.js";
 
 // Live test against a real Azure AI Search service (admin key; each test creates and deletes an index):
 // HIERDOC_AZURE_SEARCH_ENDPOINT=https://NAME.search.windows.net HIERDOC_AZURE_SEARCH_KEY=…

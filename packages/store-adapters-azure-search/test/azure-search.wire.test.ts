@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@jest/globals";
-import { expectHierdocError, expectStoreUnavailable, makeStoreRecord, makeStoreRecords, makeVector, runStoreConformance } from "@hierdoc/core/testing";
+import { closedPort, expectHierdocError, expectStoreUnavailable, makeStoreRecord, makeStoreRecords, makeVector, runStoreConformance } from "@hierdoc/core/testing";
 import { AzureSearchStore, documentKey } from "@hierdoc/store-adapters-azure-search";
-import { closedPort } from "./closed-port.js";
 import { FakeAzureSearch } from "./fake-azure-search.js";
 
 const fake = new FakeAzureSearch();

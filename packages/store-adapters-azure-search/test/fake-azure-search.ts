@@ -6,75 +6,43 @@
 // eq / gt / and / or / parentheses / search.in, orderby, top, select, count, BM25 `search` on searchFields,
 // `vectorQueries` with cosine scored 1 / (1 + distance), and hybrid = both, fused by RRF with k = 60).
 // Every request is recorded. Not Azure: it follows the documented shapes, nothing more.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { RecordingHttpServer, type RecordedHttpRequest, type ScriptedResponse } from "@hierdoc/core/testing";
 
-export interface RecordedRequest {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  headers: IncomingMessage["headers"];
-  body: any;
-}
+/** A recorded request, its path percent-decoded. */
+export type RecordedRequest = RecordedHttpRequest;
 
 interface Index {
   definition: any;
   docs: Map<string, Record<string, any>>;
 }
 
-export class FakeAzureSearch {
-  readonly requests: RecordedRequest[] = [];
+export class FakeAzureSearch extends RecordingHttpServer<RecordedRequest> {
   readonly indexes = new Map<string, Index>();
-  failNext: Array<{ status: number; body?: unknown; headers?: Record<string, string> }> = [];
   /** Per-item status to answer for the next indexing batch (e.g. 503 → a 207 answer). */
   itemStatusNext: number | undefined;
-  hang = false;
-  url = "";
-  private server: Server | undefined;
+  protected override responseContentType = "application/json; odata.metadata=none";
 
-  async start(): Promise<string> {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this.url;
-  }
-
-  async stop(): Promise<void> {
-    const s = this.server;
-    this.server = undefined;
-    if (s === undefined) return;
-    s.closeAllConnections();
-    await new Promise((resolve) => s.close(resolve));
-  }
-
-  reset(): void {
-    this.requests.length = 0;
-    this.failNext = [];
+  override reset(): void {
+    super.reset();
     this.itemStatusNext = undefined;
-    this.hang = false;
   }
 
-  find(suffix: string): RecordedRequest[] {
-    return this.requests.filter((r) => r.path.endsWith(suffix));
+  /** Paths are recorded percent-decoded (`/indexes('name')/docs`). */
+  protected override describe(request: RecordedHttpRequest): RecordedRequest {
+    return { ...request, path: decodeURIComponent(request.path) };
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const u = new URL(req.url ?? "/", "http://x");
-    const text = Buffer.concat(chunks).toString("utf8");
-    const body = text ? JSON.parse(text) : undefined;
-    this.requests.push({ method: req.method ?? "", path: decodeURIComponent(u.pathname), query: Object.fromEntries(u.searchParams), headers: req.headers, body });
-    if (this.hang) return;
-    const fail = this.failNext.shift();
-    if (fail !== undefined) return send(res, fail.status, fail.body ?? { error: { code: "", message: "Service unavailable" } }, fail.headers);
-    if (req.headers["api-key"] !== "test-key") return send(res, 403, { error: { code: "", message: "Authentication failed" } });
-    try {
-      const [status, out] = this.route(req.method ?? "", decodeURIComponent(u.pathname), body);
-      send(res, status, out);
-    } catch (err) {
-      send(res, 400, { error: { code: "InvalidRequestParameter", message: (err as Error).message } });
-    }
+  protected override failureBody(): unknown {
+    return { error: { code: "", message: "Service unavailable" } };
+  }
+
+  protected override respond(request: RecordedRequest): [number, unknown] {
+    if (request.headers["api-key"] !== "test-key") return [403, { error: { code: "", message: "Authentication failed" } }];
+    return this.route(request.method, request.path, request.body);
+  }
+
+  protected override respondToError(err: unknown): ScriptedResponse {
+    return { status: 400, body: { error: { code: "InvalidRequestParameter", message: (err as Error).message } } };
   }
 
   private route(method: string, path: string, body: any): [number, unknown] {
@@ -229,8 +197,4 @@ function cosine(a: number[], b: number[]): number {
     nb += b[i] * b[i];
   }
   return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
-}
-
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { "content-type": "application/json; odata.metadata=none", ...headers }).end(body === undefined ? "" : JSON.stringify(body));
 }
