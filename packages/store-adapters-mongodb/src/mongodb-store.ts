@@ -1,5 +1,5 @@
 import type { ChunkRecord, ScoredId, StoreCapabilities, StoreOpenOptions, StoreQuery, StoreRecord, VectorStoreAdapter } from "@hierdoc/core";
-import { HierdocError } from "@hierdoc/core";
+import { HierdocError, assertVector, storeError } from "@hierdoc/core";
 import { MongoClient, type AnyBulkWriteOperation, type Collection, type Document } from "mongodb";
 import { ADAPTER, withRetry, type RetryPolicy } from "./errors.js";
 import { hybridPipeline, searchIndexDefinitions, textSearchPipeline, vectorSearchPipeline, type IndexNames } from "./pipelines.js";
@@ -275,21 +275,13 @@ export class MongoStore implements VectorStoreAdapter {
     return this.collection;
   }
 
-  private checkVector(vector: Float32Array, operation: string, id?: string): void {
+  private checkVector(vector: Float32Array, operation: string, recordId?: string): void {
     this.ready(operation);
-    const d = this.dimensions;
-    const of = id ? ` of record "${id}"` : "";
-    if (!(vector instanceof Float32Array) || vector.length !== d) {
-      const got = vector instanceof Float32Array ? `length ${vector.length}` : "not a Float32Array";
-      throw this.error("E_DIMENSION_MISMATCH", operation, `vector${of} must be a Float32Array of length ${d}, got ${got}`, { expectedDimensions: d });
-    }
-    for (let j = 0; j < d; j++) {
-      if (!Number.isFinite(vector[j])) throw this.error("E_INVALID_ARGUMENT", operation, `vector${of} contains NaN or infinite values`);
-    }
+    assertVector(vector, this.dimensions, { adapter: ADAPTER, operation, recordId, details: { collection: this.collectionName } });
   }
 
   private error(code: HierdocError["code"], operation: string, message: string, extra: Record<string, unknown> = {}): HierdocError {
-    return new HierdocError(code, message, { details: { adapter: ADAPTER, operation, collection: this.collectionName, ...extra } });
+    return storeError(ADAPTER, code, operation, message, { collection: this.collectionName, ...extra });
   }
 }
 

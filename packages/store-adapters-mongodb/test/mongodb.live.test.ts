@@ -1,8 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { MongoClient } from "mongodb";
-import { runStoreConformance } from "@hierdoc/core/testing";
+import { closedPort, runStoreConformance } from "@hierdoc/core/testing";
 import { MongoStore } from "@hierdoc/store-adapters-mongodb";
-import { closedPort } from "./closed-port.js";
 
 // Live test against MongoDB Atlas (or a local Atlas deployment: `atlas deployments setup --type local`),
 // which has Atlas Search and Vector Search; $rankFusion needs MongoDB 8.0+:

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { MongoServerError } from "mongodb";
-import { expectHierdocError, expectStoreUnavailable } from "@hierdoc/core/testing";
+import { closedPort, expectHierdocError, expectStoreUnavailable } from "@hierdoc/core/testing";
 import { MongoStore, hybridPipeline, mapMongoError, searchIndexDefinitions, textSearchPipeline, vectorSearchPipeline } from "@hierdoc/store-adapters-mongodb";
-import { closedPort } from "./closed-port.js";
 
 const names = { vector: "chunks_vector", text: "chunks_text" };
 
