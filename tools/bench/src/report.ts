@@ -1,7 +1,8 @@
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { EvalMetrics } from "@hierdoc/eval";
 import type { MachineInfo } from "./machine.js";
+import { extractEmbedderSection, spliceEmbedderSection } from "./embedder-report.js";
 import { fmt, markdownTable, verdict } from "./markdown.js";
 import type { QualityRow } from "./quality.js";
 import type { LatencySummary } from "./stats.js";
@@ -94,11 +95,20 @@ export function ingestThroughput(s: IngestSummary): { pages: number; pagesPerS: 
   return { pages: chars / PAGE, pagesPerS: chars / PAGE / sec, mbPerS: s.bytes / 1e6 / sec, pagesPerSWall: chars / PAGE / (s.wallMs / 1000) };
 }
 
-/** Renders the results as docs/benchmarks.md and writes the latency plot next to it. */
+/**
+ * Renders the results as docs/benchmarks.md and writes the latency plot next to it. The local ONNX
+ * embedder section (written by embedder-bench, far slower than this run) is carried over from the old file.
+ */
 export function writeReport(r: BenchResults, outFile: string): void {
   const svgName = basename(outFile).replace(/\.md$/, "") + "-latency.svg";
   writeFileSync(join(dirname(outFile), svgName), latencySvg(r));
-  writeFileSync(outFile, renderReport(r, svgName));
+  writeFileSync(outFile, keepEmbedderSection(outFile, renderReport(r, svgName)));
+}
+
+/** `report` with the embedder-bench section of the existing `outFile` spliced in (unchanged when there is none). */
+export function keepEmbedderSection(outFile: string, report: string): string {
+  const old = existsSync(outFile) ? extractEmbedderSection(readFileSync(outFile, "utf8")) : undefined;
+  return old ? spliceEmbedderSection(report, old) : report;
 }
 
 /** The latency-vs-corpus-size plot (p95, log-log). */

@@ -1,0 +1,212 @@
+// Renders the local ONNX embedder benchmark (tools/bench/src/embedder-bench.ts) as a marked section of
+// docs/benchmarks.md, and keeps that section when `npm run bench` rewrites the rest of the file.
+import { fmt, markdownTable } from "./markdown.js";
+import type { LatencySummary } from "./stats.js";
+
+/** Start and end markers of the section; everything between them belongs to the embedder benchmark. */
+export const EMBEDDER_SECTION_BEGIN = "<!-- embedder-bench:begin (written by tools/bench/dist/embedder-bench.js) -->";
+export const EMBEDDER_SECTION_END = "<!-- embedder-bench:end -->";
+
+/** Token statistics of a set of texts under the benchmark's WordPiece tokenizer (with [CLS]/[SEP]). */
+export interface TokenStats {
+  texts: number;
+  mean: number;
+  p50: number;
+  p95: number;
+  max: number;
+  /** Share of texts longer than the model's 512-token limit (truncated by the tokenizer). */
+  truncatedShare: number;
+  /** Mean cl100k tokens (the chunker's unit) of the same texts. */
+  meanCl100k: number;
+  /** WordPiece tokens per basic token (word or punctuation mark). */
+  piecesPerWord: number;
+  /** Share of basic tokens that became [UNK]. */
+  unknownShare: number;
+}
+
+/** One measured configuration (a fresh process). */
+export interface EmbedRun {
+  model: string;
+  dtype: string;
+  batch: number;
+  maxLength: number;
+  chunks: number;
+  /** Model tokens fed to the model after truncation (without padding). */
+  tokens: number;
+  /** Positions computed: each batch padded to its longest text. */
+  paddedTokens: number;
+  loadMs: number;
+  embedMs: number;
+  chunksPerS: number;
+  tokensPerS: number;
+  rssAfterLoadMb: number;
+  peakRssMb: number;
+  query?: LatencySummary;
+  loadAverageStart: number[];
+  loadAverageEnd: number[];
+}
+
+/** A model folder the run wrote. */
+export interface ModelInfo {
+  name: string;
+  layers: number;
+  hidden: number;
+  heads: number;
+  intermediate: number;
+  weights: number;
+  onnxMb: number;
+  writeMs: number;
+}
+
+/** Everything the section reports. */
+export interface EmbedderBenchResults {
+  started: string;
+  finished: string;
+  cpuModel: string;
+  cores: number;
+  node: string;
+  loadAverageStart: number[];
+  loadAverageEnd: number[];
+  command: string;
+  vocabulary: { sourceFiles: string[]; sourceChars: number; size: number; suffixPieces: number; buildMs: number };
+  sample: { source: string; totalChunks: number; totalTokens: number; measured: number; stats: TokenStats };
+  otherSets: Array<{ source: string; stats: TokenStats }>;
+  models: ModelInfo[];
+  runs: EmbedRun[];
+  glove?: { chunksPerS: number; loadMs: number; queryMs: number };
+  queries: { source: string; n: number; meanTokens: number };
+}
+
+const la = (l: number[]): string => l.map((x) => x.toFixed(2)).join(" / ");
+const hours = (seconds: number): string => (seconds >= 3600 ? `${fmt(seconds / 3600)} h` : `${fmt(seconds / 60)} min`);
+
+/** The markdown section, markers included. */
+export function renderEmbedderSection(r: EmbedderBenchResults): string {
+  const out: string[] = [EMBEDDER_SECTION_BEGIN, "", "## 7. Local ONNX embedder (transformers.js), MiniLM-L6 shape, random weights", ""];
+  out.push(
+    `Written by \`${r.command}\` — run started ${r.started}, finished ${r.finished}; ${r.cpuModel} × ${r.cores} logical cores, Node ${r.node}; ` +
+      `load average (1/5/15 min) at start ${la(r.loadAverageStart)}, at end ${la(r.loadAverageEnd)}. This section is kept when \`npm run bench\` rewrites the rest of the file.`,
+    "",
+    "**The weights are random.** No pretrained model can be downloaded on this machine, so the benchmark writes a model folder with the exact architecture " +
+      "of the named model (standard opset-17 ONNX graph: embeddings, LayerNormalization, multi-head attention with the additive mask, exact-erf GELU FFN; " +
+      "weights N(0, 0.02²) from a fixed seed) and loads it through `TransformersEmbedder.load({ modelPath })` (transformers.js 4.3.2 on onnxruntime-node, fp32, mean pooling). " +
+      "Compute cost does not depend on weight values, so throughput, latency and memory are those of the real architecture on this machine; " +
+      "**retrieval quality cannot be measured** with these weights and nothing here says anything about it. A real export (optimum) may differ in graph details " +
+      "(e.g. fused attention or GELU nodes), which ONNX Runtime's own graph optimisations largely equalise.",
+    "",
+  );
+  out.push(
+    markdownTable(
+      ["model shape", "layers × hidden (heads, FFN)", "weights", "onnx/model.onnx", "written in"],
+      r.models.map((m) => [m.name, `${m.layers} × ${m.hidden} (${m.heads}, ${m.intermediate})`, `${fmt(m.weights / 1e6)} M`, `${fmt(m.onnxMb)} MB`, `${fmt(m.writeMs / 1000)} s`]),
+      ["left", "left", "right", "right", "right"],
+    ),
+    "",
+  );
+  const s = r.sample.stats;
+  out.push(
+    `Tokenizer: a WordPiece vocabulary of ${r.vocabulary.size} entries (special tokens, characters, ${r.vocabulary.suffixPieces} frequent word endings as \`##\` pieces, then the most frequent words) ` +
+      `built in ${fmt(r.vocabulary.buildMs / 1000)} s from ${fmt(r.vocabulary.sourceChars / 1e6)} M characters of ${r.vocabulary.sourceFiles.join(", ")} — not from the measured text, so unseen words split into pieces as they would under a general-purpose vocabulary. ` +
+      "The token counts below are the ones this tokenizer produces; a real bert-base-uncased vocabulary will differ somewhat.",
+    "",
+  );
+  const statRow = (source: string, t: TokenStats): string[] => [
+    source,
+    String(t.texts),
+    fmt(t.mean),
+    `${t.p50} / ${t.p95} / ${t.max}`,
+    `${fmt(100 * t.truncatedShare)} %`,
+    fmt(t.meanCl100k),
+    fmt(t.piecesPerWord),
+    `${fmt(100 * t.unknownShare)} %`,
+  ];
+  out.push(
+    markdownTable(
+      ["chunks (`parseDocument`, default 800 cl100k max)", "texts", "mean model tokens", "p50 / p95 / max", "> 512 (truncated)", "mean cl100k tokens", "pieces per word", "[UNK]"],
+      [statRow(`${r.sample.source} (measured sample)`, s), ...r.otherSets.map((o) => statRow(o.source, o.stats))],
+      ["left", "right", "right", "right", "right", "right", "right", "right"],
+    ),
+    "",
+  );
+  out.push(
+    `Measured: ${r.sample.measured} of the ${r.sample.totalChunks} ${r.sample.source} chunks (every ${fmt(r.sample.totalChunks / r.sample.measured)}th, in document order, as \`embedDocuments\` receives them: ` +
+      "batches are padded to their longest text). Each row is a fresh process: load = `TransformersEmbedder.load` (session creation and a one-text probe); " +
+      `peak RSS = that process's \`maxRSS\`; query latency = \`embedQuery\` of ${r.queries.n} ${r.queries.source} (mean ${fmt(r.queries.meanTokens)} tokens), one at a time after the documents.`,
+    "",
+  );
+  out.push(
+    markdownTable(
+      ["model", "dtype", "batch", "max tokens", "load", "chunks/s", "tokens/s", "padding overhead", "query p50 / p95", "RSS after load", "peak RSS", "load avg (1 min) start → end"],
+      r.runs.map((x) => [
+        x.model,
+        x.dtype,
+        String(x.batch),
+        String(x.maxLength),
+        `${fmt(x.loadMs)} ms`,
+        fmt(x.chunksPerS),
+        fmt(x.tokensPerS),
+        `${fmt(100 * (x.paddedTokens / x.tokens - 1), 0)} %`,
+        x.query ? `${fmt(x.query.p50)} / ${fmt(x.query.p95)} ms` : "—",
+        `${fmt(x.rssAfterLoadMb)} MB`,
+        `${fmt(x.peakRssMb)} MB`,
+        `${x.loadAverageStart[0]!.toFixed(2)} → ${x.loadAverageEnd[0]!.toFixed(2)}`,
+      ]),
+      ["left", "left", "right", "right", "right", "right", "right", "right", "right", "right", "right", "right"],
+    ),
+    "",
+  );
+  out.push("What it implies:", "");
+  const best = new Map<string, EmbedRun>();
+  for (const x of r.runs) if (x.maxLength >= 512 && x.dtype === "fp32" && (!best.has(x.model) || best.get(x.model)!.chunksPerS < x.chunksPerS)) best.set(x.model, x);
+  for (const [model, x] of best) {
+    const perChunk = r.sample.totalTokens / r.sample.totalChunks;
+    const sampleTokens = x.tokens / x.chunks;
+    const seconds = r.sample.totalChunks / x.chunksPerS;
+    out.push(
+      `- ${model}: best ${fmt(x.chunksPerS)} chunks/s (batch ${x.batch}) → embedding all ${r.sample.totalChunks} ${r.sample.source} chunks takes about ${hours(seconds)} ` +
+        `(${hours(r.sample.totalTokens / x.tokensPerS)} by tokens: the whole set averages ${fmt(perChunk)} tokens per chunk after truncation, the sample ${fmt(sampleTokens)}); ` +
+        `13,000 passages of that size ≈ ${hours(13000 / x.chunksPerS)}.` +
+        (r.glove ? ` GloVe-SIF on the same sample: ${fmt(r.glove.chunksPerS)} chunks/s, ${fmt(r.glove.chunksPerS / x.chunksPerS)}× faster.` : ""),
+    );
+  }
+  const q = r.runs.find((x) => x.query && x.model === r.runs[0]?.model);
+  if (q?.query) {
+    out.push(
+      `- Query embedding: p50 ${fmt(q.query.p50)} ms / p95 ${fmt(q.query.p95)} ms for ${q.model}` +
+        (r.glove ? ` (GloVe: ${fmt(r.glove.queryMs)} ms mean)` : "") +
+        " — this adds to every search's latency (§4's hierdoc search p95 is a few milliseconds), so a transformer embedder dominates query time.",
+    );
+  }
+  const m = r.runs.reduce((a, x) => Math.max(a, x.peakRssMb), 0);
+  out.push(`- Memory: up to ${fmt(m)} MB peak RSS per process in these runs (model weights, ONNX Runtime arenas, activations of the largest batch × 512 tokens).`);
+  out.push(
+    "- The machine is shared (2 cores, other jobs running): a 1-minute load average above 2 means the numbers are pessimistic; on an idle machine expect them to rise " +
+      "by up to the ratio of load average to cores. Compare rows only with similar load.",
+    "",
+  );
+  out.push(EMBEDDER_SECTION_END);
+  return out.join("\n") + "\n";
+}
+
+/**
+ * Puts `section` (with its markers) into `doc`: replaces an existing marked section, else inserts it
+ * before `## Notes and limits` (or at the end).
+ */
+export function spliceEmbedderSection(doc: string, section: string): string {
+  const begin = doc.indexOf(EMBEDDER_SECTION_BEGIN);
+  const end = doc.indexOf(EMBEDDER_SECTION_END);
+  if (begin >= 0 && end > begin) {
+    const after = doc.slice(end + EMBEDDER_SECTION_END.length).replace(/^\n/, "");
+    return doc.slice(0, begin) + section + after;
+  }
+  const notes = doc.indexOf("\n## Notes and limits");
+  if (notes >= 0) return `${doc.slice(0, notes + 1)}${section}\n${doc.slice(notes + 1)}`;
+  return `${doc.replace(/\n*$/, "\n\n")}${section}`;
+}
+
+/** The marked section of `doc`, markers included, or undefined. */
+export function extractEmbedderSection(doc: string): string | undefined {
+  const begin = doc.indexOf(EMBEDDER_SECTION_BEGIN);
+  const end = doc.indexOf(EMBEDDER_SECTION_END);
+  return begin >= 0 && end > begin ? doc.slice(begin, end + EMBEDDER_SECTION_END.length) + "\n" : undefined;
+}
