@@ -7,7 +7,7 @@ import type {
   StoreRecord,
   VectorStoreAdapter,
 } from "@hierdoc/core";
-import { HierdocError } from "@hierdoc/core";
+import { HierdocError, assertVector, keepLastById, storeError } from "@hierdoc/core";
 import { ChromaClient, type Collection, type Where } from "chromadb";
 import { ADAPTER, withRetry, type RetryPolicy } from "./errors.js";
 import { decodeRecord, encodeRecord } from "./record-codec.js";
@@ -170,7 +170,7 @@ export class ChromaStore implements VectorStoreAdapter {
       }
       this.checkVector(vector, "upsert", record.id);
     }
-    const unique = dedupeLastWins(records);
+    const unique = keepLastById(records, (r) => r.record.id);
     for (let i = 0; i < unique.length; i += this.caps.maxBatchSize) {
       const batch = unique.slice(i, i + this.caps.maxBatchSize);
       const encoded = batch.map(({ record }) => encodeRecord(record));
@@ -298,29 +298,11 @@ export class ChromaStore implements VectorStoreAdapter {
     return this.collection;
   }
 
-  private checkVector(vector: Float32Array, operation: string, id?: string): void {
-    const d = this.dimensions;
-    const of = id ? ` of record "${id}"` : "";
-    if (!(vector instanceof Float32Array) || vector.length !== d) {
-      const got = vector instanceof Float32Array ? `length ${vector.length}` : "not a Float32Array";
-      throw this.error("E_DIMENSION_MISMATCH", operation, `vector${of} must be a Float32Array of length ${d}, got ${got}`, {
-        expectedDimensions: d,
-        actualDimensions: (vector as Float32Array | undefined)?.length,
-      });
-    }
-    for (let j = 0; j < d; j++) {
-      if (!Number.isFinite(vector[j])) throw this.error("E_INVALID_ARGUMENT", operation, `vector${of} contains NaN or infinite values`);
-    }
+  private checkVector(vector: Float32Array, operation: string, recordId?: string): void {
+    assertVector(vector, this.dimensions, { adapter: ADAPTER, operation, recordId });
   }
 
   private error(code: HierdocError["code"], operation: string, message: string, extra: Record<string, unknown> = {}): HierdocError {
-    return new HierdocError(code, message, { details: { adapter: ADAPTER, operation, ...extra } });
+    return storeError(ADAPTER, code, operation, message, extra);
   }
-}
-
-/** Chroma rejects duplicate ids in one upsert; keep the last occurrence, as sequential upserts would. */
-function dedupeLastWins(records: StoreRecord[]): StoreRecord[] {
-  const last = new Map<string, number>();
-  records.forEach((r, i) => last.set(r.record.id, i));
-  return last.size === records.length ? records : records.filter((r, i) => last.get(r.record.id) === i);
 }

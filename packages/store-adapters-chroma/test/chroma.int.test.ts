@@ -4,11 +4,10 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { HierdocError } from "@hierdoc/core";
-import { gdprArticleRecords, runStoreConformance } from "@hierdoc/core/testing";
+import { axisVector, chunkRecordFor as record, gdprArticleRecords, paragraphRecords as records, runStoreConformance } from "@hierdoc/core/testing";
 import { ChromaClient } from "chromadb";
 import { ChromaStore } from "@hierdoc/store-adapters-chroma";
 import { freePort, startChromaServer, type ChromaServer } from "@hierdoc/store-adapters-chroma/testing";
-import { axisVector, record, records } from "./fixtures.js";
 
 // The GDPR articles from the shared corpora, when present (fixture builder shared in @hierdoc/core/testing).
 const GDPR_MD = join(dirname(fileURLToPath(import.meta.url)), "../../../../shared/corpora/gdpr/gdpr_2016_679.md");
