@@ -1,5 +1,5 @@
 import type { ErrorCode } from "@hierdoc/core";
-import { HierdocError } from "@hierdoc/core";
+import { HierdocError, storeError } from "@hierdoc/core";
 
 /** Adapter id used in every error this package throws. */
 export const ADAPTER = "lancedb";
@@ -20,8 +20,5 @@ export function mapLanceError(err: unknown, operation: string, uri: string): Hie
   if (IO_UNAVAILABLE.test(reason)) code = "E_STORE_UNAVAILABLE";
   else if (/vector dimension|dimension mismatch/i.test(reason)) code = "E_DIMENSION_MISMATCH";
   const firstLine = reason.split(/\s{2,}Caused by:/)[0];
-  return new HierdocError(code, `lancedb at ${uri}: ${operation} failed: ${firstLine}`, {
-    cause: err,
-    details: { adapter: ADAPTER, operation, uri },
-  });
+  return storeError(ADAPTER, code, operation, `lancedb at ${uri}: ${operation} failed: ${firstLine}`, { uri }, { cause: err });
 }

@@ -7,7 +7,7 @@ import type {
   StoreRecord,
   VectorStoreAdapter,
 } from "@hierdoc/core";
-import { HierdocError } from "@hierdoc/core";
+import { HierdocError, assertVector, keepLastById, storeError } from "@hierdoc/core";
 import { connect, Index, makeArrowTable, rerankers, type Connection, type FtsOptions, type Table } from "@lancedb/lancedb";
 import type { Schema } from "apache-arrow";
 import { ADAPTER, mapLanceError } from "./errors.js";
@@ -124,7 +124,7 @@ export class LanceDbStore implements VectorStoreAdapter {
       }
       this.checkVector(vector, "upsert", record.id);
     }
-    const unique = dedupeLastWins(records);
+    const unique = keepLastById(records, (r) => r.record.id);
     for (let i = 0; i < unique.length; i += LANCEDB_MAX_BATCH) {
       const rows = unique.slice(i, i + LANCEDB_MAX_BATCH).map(({ record, vector }) => encodeRow(record, vector));
       await this.call("upsert", () =>
@@ -335,29 +335,11 @@ export class LanceDbStore implements VectorStoreAdapter {
     return this.table;
   }
 
-  private checkVector(vector: Float32Array, operation: string, id?: string): void {
-    const d = this.dimensions;
-    const of = id ? ` of record "${id}"` : "";
-    if (!(vector instanceof Float32Array) || vector.length !== d) {
-      const got = vector instanceof Float32Array ? `length ${vector.length}` : "not a Float32Array";
-      throw this.error("E_DIMENSION_MISMATCH", operation, `vector${of} must be a Float32Array of length ${d}, got ${got}`, {
-        expectedDimensions: d,
-        actualDimensions: (vector as Float32Array | undefined)?.length,
-      });
-    }
-    for (let j = 0; j < d; j++) {
-      if (!Number.isFinite(vector[j])) throw this.error("E_INVALID_ARGUMENT", operation, `vector${of} contains NaN or infinite values`);
-    }
+  private checkVector(vector: Float32Array, operation: string, recordId?: string): void {
+    assertVector(vector, this.dimensions, { adapter: ADAPTER, operation, recordId, details: { uri: this.uri } });
   }
 
   private error(code: HierdocError["code"], operation: string, message: string, extra: Record<string, unknown> = {}): HierdocError {
-    return new HierdocError(code, message, { details: { adapter: ADAPTER, operation, uri: this.uri, ...extra } });
+    return storeError(ADAPTER, code, operation, message, { uri: this.uri, ...extra });
   }
-}
-
-/** Keep the last occurrence of a repeated id, as sequential upserts would (mergeInsert rejects duplicates). */
-function dedupeLastWins(records: StoreRecord[]): StoreRecord[] {
-  const last = new Map<string, number>();
-  records.forEach((r, i) => last.set(r.record.id, i));
-  return last.size === records.length ? records : records.filter((r, i) => last.get(r.record.id) === i);
 }

@@ -4,9 +4,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { HierdocError, type StoreRecord } from "@hierdoc/core";
-import { gdprArticleRecords, lexicalHashVector as hashEmbed, runStoreConformance } from "@hierdoc/core/testing";
+import { axisVector, chunkRecordFor as record, gdprArticleRecords, lexicalHashVector as hashEmbed, paragraphRecords as records, runStoreConformance } from "@hierdoc/core/testing";
 import { LanceDbStore } from "@hierdoc/store-adapters-lancedb";
-import { axisVector, record, records } from "./fixtures.js";
 
 // The GDPR articles from the shared corpora, when present (fixture builder shared in @hierdoc/core/testing).
 const GDPR_MD = join(dirname(fileURLToPath(import.meta.url)), "../../../../shared/corpora/gdpr/gdpr_2016_679.md");
