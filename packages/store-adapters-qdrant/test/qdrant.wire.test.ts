@@ -226,13 +226,17 @@ describe("QdrantStore failure handling", () => {
   it("a server that goes away after open makes reads and writes fail with a retryable E_STORE_UNAVAILABLE", async () => {
     const other = new FakeQdrant();
     await other.start();
-    const s = new QdrantStore({ url: other.url, collection: "gone", retries: 1, retryDelayMs: 5 });
-    await s.open(OPEN);
-    await s.upsert([makeStoreRecord(1, { dimensions: 4 })]);
-    await other.stop();
-    await expectStoreUnavailable(s.count(), { adapter: "qdrant", operation: "count" });
-    await expectStoreUnavailable(s.vectorSearch({ vector: makeVector("q", 4), topK: 1 }), { adapter: "qdrant", operation: "vectorSearch" });
-    await expectStoreUnavailable(s.upsert([makeStoreRecord(2, { dimensions: 4 })]), { adapter: "qdrant", operation: "upsert" });
+    try {
+      const s = new QdrantStore({ url: other.url, collection: "gone", retries: 1, retryDelayMs: 5 });
+      await s.open(OPEN);
+      await s.upsert([makeStoreRecord(1, { dimensions: 4 })]);
+      await other.stop(); // the service goes away
+      await expectStoreUnavailable(s.count(), { adapter: "qdrant", operation: "count" });
+      await expectStoreUnavailable(s.vectorSearch({ vector: makeVector("q", 4), topK: 1 }), { adapter: "qdrant", operation: "vectorSearch" });
+      await expectStoreUnavailable(s.upsert([makeStoreRecord(2, { dimensions: 4 })]), { adapter: "qdrant", operation: "upsert" });
+    } finally {
+      await other.stop(); // idempotent; also on failure, so no listening server outlives the test
+    }
   });
 });
 
