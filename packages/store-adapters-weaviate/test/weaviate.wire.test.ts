@@ -218,12 +218,16 @@ describe("WeaviateStore failure handling", () => {
   it("a server that goes away after open makes reads and writes fail with a retryable E_STORE_UNAVAILABLE", async () => {
     const other = new FakeWeaviate();
     await other.start();
-    const s = new WeaviateStore({ url: other.url, className: "Gone", retries: 1, retryDelayMs: 5 });
-    await s.open(OPEN);
-    await s.upsert([makeStoreRecord(1, { dimensions: 4 })]);
-    await other.stop();
-    await expectStoreUnavailable(s.count(), { adapter: "weaviate", operation: "count" });
-    await expectStoreUnavailable(s.hybridSearch({ text: "rule", vector: makeVector("q", 4), topK: 1 }), { adapter: "weaviate", operation: "hybridSearch" });
-    await expectStoreUnavailable(s.upsert([makeStoreRecord(2, { dimensions: 4 })]), { adapter: "weaviate", operation: "upsert" });
+    try {
+      const s = new WeaviateStore({ url: other.url, className: "Gone", retries: 1, retryDelayMs: 5 });
+      await s.open(OPEN);
+      await s.upsert([makeStoreRecord(1, { dimensions: 4 })]);
+      await other.stop(); // the service goes away
+      await expectStoreUnavailable(s.count(), { adapter: "weaviate", operation: "count" });
+      await expectStoreUnavailable(s.hybridSearch({ text: "rule", vector: makeVector("q", 4), topK: 1 }), { adapter: "weaviate", operation: "hybridSearch" });
+      await expectStoreUnavailable(s.upsert([makeStoreRecord(2, { dimensions: 4 })]), { adapter: "weaviate", operation: "upsert" });
+    } finally {
+      await other.stop(); // idempotent; also on failure, so no listening server outlives the test
+    }
   });
 });
