@@ -209,12 +209,16 @@ describe("PineconeStore failure handling", () => {
   it("a host that goes away after open makes reads and writes fail with a retryable E_STORE_UNAVAILABLE", async () => {
     const other = new FakePinecone(4);
     await other.start();
-    const s = new PineconeStore({ apiKey: "k", host: other.url, retries: 1, retryDelayMs: 5 });
-    await s.open(OPEN);
-    await s.upsert([makeStoreRecord(1, { dimensions: 4 })]);
-    await other.stop();
-    await expectStoreUnavailable(s.count(), { adapter: "pinecone", operation: "count" });
-    await expectStoreUnavailable(s.vectorSearch({ vector: makeVector("q", 4), topK: 1 }), { adapter: "pinecone", operation: "vectorSearch" });
-    await expectStoreUnavailable(s.upsert([makeStoreRecord(2, { dimensions: 4 })]), { adapter: "pinecone", operation: "upsert" });
+    try {
+      const s = new PineconeStore({ apiKey: "k", host: other.url, retries: 1, retryDelayMs: 5 });
+      await s.open(OPEN);
+      await s.upsert([makeStoreRecord(1, { dimensions: 4 })]);
+      await other.stop(); // the service goes away
+      await expectStoreUnavailable(s.count(), { adapter: "pinecone", operation: "count" });
+      await expectStoreUnavailable(s.vectorSearch({ vector: makeVector("q", 4), topK: 1 }), { adapter: "pinecone", operation: "vectorSearch" });
+      await expectStoreUnavailable(s.upsert([makeStoreRecord(2, { dimensions: 4 })]), { adapter: "pinecone", operation: "upsert" });
+    } finally {
+      await other.stop(); // idempotent; also on failure, so no listening server outlives the test
+    }
   });
 });
