@@ -212,12 +212,16 @@ describe("AzureSearchStore failure handling", () => {
   it("a service that goes away after open makes reads and writes fail with a retryable E_STORE_UNAVAILABLE", async () => {
     const other = new FakeAzureSearch();
     await other.start();
-    const s = new AzureSearchStore({ endpoint: other.url, apiKey: "test-key", indexName: "gone", retries: 1, retryDelayMs: 5 });
-    await s.open(OPEN);
-    await s.upsert([makeStoreRecord(1, { dimensions: 4 })]);
-    await other.stop();
-    await expectStoreUnavailable(s.count(), { adapter: "azure-search", operation: "count" });
-    await expectStoreUnavailable(s.hybridSearch({ text: "rule", vector: makeVector("q", 4), topK: 1 }), { adapter: "azure-search", operation: "hybridSearch" });
-    await expectStoreUnavailable(s.upsert([makeStoreRecord(2, { dimensions: 4 })]), { adapter: "azure-search", operation: "upsert" });
+    try {
+      const s = new AzureSearchStore({ endpoint: other.url, apiKey: "test-key", indexName: "gone", retries: 1, retryDelayMs: 5 });
+      await s.open(OPEN);
+      await s.upsert([makeStoreRecord(1, { dimensions: 4 })]);
+      await other.stop(); // the service goes away
+      await expectStoreUnavailable(s.count(), { adapter: "azure-search", operation: "count" });
+      await expectStoreUnavailable(s.hybridSearch({ text: "rule", vector: makeVector("q", 4), topK: 1 }), { adapter: "azure-search", operation: "hybridSearch" });
+      await expectStoreUnavailable(s.upsert([makeStoreRecord(2, { dimensions: 4 })]), { adapter: "azure-search", operation: "upsert" });
+    } finally {
+      await other.stop(); // idempotent; also on failure, so no listening server outlives the test
+    }
   });
 });
