@@ -229,13 +229,17 @@ describe("OpenSearchStore failure handling", () => {
   it("a node that goes away after open makes reads and writes fail with a retryable E_STORE_UNAVAILABLE", async () => {
     const other = new FakeOpenSearch();
     await other.start();
-    const s = new OpenSearchStore({ node: other.url, index: "gone", retries: 1, retryDelayMs: 5 });
-    open.push(s);
-    await s.open(OPEN);
-    await s.upsert([makeStoreRecord(1, { dimensions: 4 })]);
-    await other.stop();
-    await expectStoreUnavailable(s.count(), { adapter: "opensearch", operation: "count" });
-    await expectStoreUnavailable(s.hybridSearch({ text: "rule", vector: makeVector("q", 4), topK: 1 }), { adapter: "opensearch", operation: "hybridSearch" });
-    await expectStoreUnavailable(s.upsert([makeStoreRecord(2, { dimensions: 4 })]), { adapter: "opensearch", operation: "upsert" });
+    try {
+      const s = new OpenSearchStore({ node: other.url, index: "gone", retries: 1, retryDelayMs: 5 });
+      open.push(s);
+      await s.open(OPEN);
+      await s.upsert([makeStoreRecord(1, { dimensions: 4 })]);
+      await other.stop(); // the service goes away
+      await expectStoreUnavailable(s.count(), { adapter: "opensearch", operation: "count" });
+      await expectStoreUnavailable(s.hybridSearch({ text: "rule", vector: makeVector("q", 4), topK: 1 }), { adapter: "opensearch", operation: "hybridSearch" });
+      await expectStoreUnavailable(s.upsert([makeStoreRecord(2, { dimensions: 4 })]), { adapter: "opensearch", operation: "upsert" });
+    } finally {
+      await other.stop(); // idempotent; also on failure, so no listening server outlives the test
+    }
   });
 });
