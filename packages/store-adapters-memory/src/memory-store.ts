@@ -7,7 +7,7 @@ import type {
   StoreRecord,
   VectorStoreAdapter,
 } from "@hierdoc/core";
-import { HierdocError } from "@hierdoc/core";
+import { HierdocError, assertVector, storeError } from "@hierdoc/core";
 import { readManifest, readSnapshot, removeStale, writeSnapshot, type Snapshot, type SnapshotManifest } from "./snapshot.js";
 import { VectorMatrix } from "./vector-matrix.js";
 
@@ -277,22 +277,8 @@ export class MemoryStore implements VectorStoreAdapter {
     return this.matrix;
   }
 
-  private checkVector(vector: Float32Array, operation: string, id?: string): void {
-    const d = (this.matrix as VectorMatrix).dimensions;
-    if (!(vector instanceof Float32Array) || vector.length !== d) {
-      const got = vector instanceof Float32Array ? `length ${vector.length}` : "not a Float32Array";
-      throw this.error(
-        "E_DIMENSION_MISMATCH",
-        operation,
-        `vector${id ? ` of record "${id}"` : ""} must be a Float32Array of length ${d}, got ${got}`,
-        { expectedDimensions: d, actualDimensions: vector?.length },
-      );
-    }
-    for (let j = 0; j < d; j++) {
-      if (!Number.isFinite(vector[j])) {
-        throw this.error("E_INVALID_ARGUMENT", operation, `vector${id ? ` of record "${id}"` : ""} contains NaN or infinite values`);
-      }
-    }
+  private checkVector(vector: Float32Array, operation: string, recordId?: string): void {
+    assertVector(vector, (this.matrix as VectorMatrix).dimensions, { adapter: ADAPTER, operation, recordId });
   }
 
   private async wrapIo<T>(operation: string, fn: () => Promise<T>): Promise<T> {
@@ -304,13 +290,7 @@ export class MemoryStore implements VectorStoreAdapter {
     }
   }
 
-  private error(
-    code: HierdocError["code"],
-    operation: string,
-    message: string,
-    extra: Record<string, unknown> = {},
-    cause?: unknown,
-  ): HierdocError {
-    return new HierdocError(code, message, { cause, details: { adapter: ADAPTER, operation, ...extra } });
+  private error(code: HierdocError["code"], operation: string, message: string, extra: Record<string, unknown> = {}, cause?: unknown): HierdocError {
+    return storeError(ADAPTER, code, operation, message, extra, { cause });
   }
 }
