@@ -1,23 +1,10 @@
-import { HierdocError, type ErrorCode } from "@hierdoc/core";
+import { HierdocError, NETWORK_ERROR_CODES, type ErrorCode } from "@hierdoc/core";
 
 /** Adapter name used in every error this package raises. */
 export const ADAPTER = "postgres";
 
-const CONNECTION_CODES = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ETIMEDOUT",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "EPIPE",
-  "ECONNABORTED",
-  "57P01",
-  "57P02",
-  "57P03",
-  "53300",
-]);
+/** SQLSTATEs after which the server may accept the same call later (shutting down, starting up, too many clients). */
+const SERVER_UNAVAILABLE_STATES = new Set(["57P01", "57P02", "57P03", "53300"]);
 const CONNECTION_MESSAGES = [
   /connection terminated/i,
   /timeout exceeded when trying to connect/i,
@@ -39,7 +26,7 @@ function codeOf(err: unknown): string | undefined {
 export function isConnectionError(err: unknown): boolean {
   if (err instanceof AggregateError) return err.errors.some(isConnectionError);
   const code = codeOf(err);
-  if (code !== undefined && (CONNECTION_CODES.has(code) || code.startsWith("08"))) return true;
+  if (code !== undefined && (NETWORK_ERROR_CODES.has(code) || SERVER_UNAVAILABLE_STATES.has(code) || code.startsWith("08"))) return true;
   const message = err instanceof Error ? err.message : String(err);
   return CONNECTION_MESSAGES.some((re) => re.test(message));
 }

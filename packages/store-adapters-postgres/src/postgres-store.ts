@@ -8,7 +8,7 @@ import type {
   StoreRecord,
   VectorStoreAdapter,
 } from "@hierdoc/core";
-import { HierdocError } from "@hierdoc/core";
+import { HierdocError, assertVector } from "@hierdoc/core";
 import { ADAPTER, mapPgError } from "./errors.js";
 import { withRetry, type RetryOptions } from "./retry.js";
 import {
@@ -341,20 +341,7 @@ export class PostgresStore implements VectorStoreAdapter {
     }
   }
 
-  private checkVector(vector: Float32Array, operation: string, id?: string): void {
-    if (!(vector instanceof Float32Array) || vector.length !== this.dimensions) {
-      throw new HierdocError(
-        "E_DIMENSION_MISMATCH",
-        `vector${id ? ` of record "${id}"` : ""} must be a Float32Array of length ${this.dimensions}, got ${vector instanceof Float32Array ? `length ${vector.length}` : "something else"}`,
-        { details: { adapter: ADAPTER, operation, expectedDimensions: this.dimensions, actualDimensions: vector?.length } },
-      );
-    }
-    for (let j = 0; j < vector.length; j++) {
-      if (!Number.isFinite(vector[j])) {
-        throw new HierdocError("E_INVALID_ARGUMENT", `vector${id ? ` of record "${id}"` : ""} contains NaN or infinite values`, {
-          details: { adapter: ADAPTER, operation },
-        });
-      }
-    }
+  private checkVector(vector: Float32Array, operation: string, recordId?: string): void {
+    assertVector(vector, this.dimensions, { adapter: ADAPTER, operation, recordId });
   }
 }
