@@ -11,6 +11,8 @@ export const ExitCode = {
   partial: 3,
   /** The section, term or index asked for does not exist. */
   notFound: 4,
+  /** Interrupted (Ctrl-C / SIGTERM); what finished before is kept. */
+  cancelled: 130,
 } as const;
 
 /** The exit code for an error. */
@@ -20,6 +22,8 @@ export function exitCodeFor(err: unknown): number {
       case "E_CONFIG":
       case "E_INVALID_ARGUMENT":
         return ExitCode.usage;
+      case "E_CANCELLED":
+        return ExitCode.cancelled;
       case "E_INDEX_MISSING":
       case "E_NOT_FOUND":
       case "E_INPUT_NOT_FOUND":

@@ -33,7 +33,8 @@ export function createProgress({ quiet }: { quiet: boolean }): ProgressReporter 
         const secs = (performance.now() - started) / 1000;
         const rate = secs > 0 ? `${((e.bytesDone / 1e6) / secs).toFixed(2)} MB/s` : "";
         const done = e.stage === "done" || e.stage === "skipped" || e.stage === "failed" ? e.file : e.file - 1;
-        bar.update(done, { chunks: e.chunksDone, tokens: e.tokensDone, rate, file: shorten(e.sourcePath) });
+        const within = e.stageTotal ? `${e.stage} ${e.stageDone}/${e.stageTotal} · ` : "";
+        bar.update(done, { chunks: e.chunksDone, tokens: e.tokensDone, rate, file: `${within}${shorten(e.sourcePath)}` });
       },
       stop() {
         if (startedBar) bar.stop();
@@ -41,8 +42,17 @@ export function createProgress({ quiet }: { quiet: boolean }): ProgressReporter 
     };
   }
   let last = 0;
+  let lastWithin = 0;
   return {
     update(e) {
+      if (e.stageTotal !== undefined) {
+        // A long stage inside one file: a line at most every 5 s, so a slow embedder shows it is alive.
+        const now = performance.now();
+        if (now - lastWithin < 5000 || e.stageDone === e.stageTotal) return;
+        lastWithin = now;
+        err(`[${e.file}/${e.files}] ${e.stage.padEnd(7)} ${e.sourcePath} | ${e.stageDone}/${e.stageTotal} chunks`);
+        return;
+      }
       if (e.stage !== "done" && e.stage !== "skipped" && e.stage !== "failed") return;
       const now = performance.now();
       if (e.file !== e.files && now - last < 1000 && e.files > 50) return;

@@ -4,6 +4,7 @@ import { SpanStatusCode, trace } from "@opentelemetry/api";
 import picomatch from "picomatch";
 import {
   HierdocError,
+  isHierdocError,
   type ChunkRecord,
   type ContextGenerator,
   type DefinitionEntry,
@@ -176,23 +177,33 @@ export class HierarchicalDocumentTool {
         } catch (err) {
           span.recordException(err as Error);
           span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
+          if (isHierdocError(err, "E_CANCELLED")) {
+            // Files finished before the cancel are complete: keep them, as a finished ingest would.
+            await this.store.flush();
+            await this.persistIndexes();
+          }
           throw err;
         } finally {
           span.end();
         }
       });
       const t = performance.now();
-      if (this.ownsKeyword && this.keyword instanceof Bm25Index) {
-        await this.keyword.save(join(this.indexDir, "keyword"), { fingerprint: this.keywordFingerprint() });
-      }
-      await writeIndexManifest(this.indexDir, { config: this.config, embedder: this.embedder, store: this.store.id });
+      await this.persistIndexes();
       report.timingsMs.persist = (report.timingsMs.persist ?? 0) + (performance.now() - t);
-      this.rebuildResolver();
-      this.titles.invalidate();
       return report;
     } finally {
       await lock.release();
     }
+  }
+
+  /** Saves the BM25 index (when owned) and the manifest, and refreshes what search derives from the catalog. */
+  private async persistIndexes(): Promise<void> {
+    if (this.ownsKeyword && this.keyword instanceof Bm25Index) {
+      await this.keyword.save(join(this.indexDir, "keyword"), { fingerprint: this.keywordFingerprint() });
+    }
+    await writeIndexManifest(this.indexDir, { config: this.config, embedder: this.embedder, store: this.store.id });
+    this.rebuildResolver();
+    this.titles.invalidate();
   }
 
   /**

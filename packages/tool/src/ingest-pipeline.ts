@@ -66,8 +66,17 @@ export async function runIngest(sources: string[], ctx: IngestContext): Promise<
   }
   const total = expanded.files.length;
   let n = 0;
-  const progress = (sourcePath: string, stage: IngestProgress["stage"]) =>
-    ctx.onProgress?.({ file: n, files: total, sourcePath, stage, chunksDone: report.chunksWritten, tokensDone: report.tokens, bytesDone: report.bytes });
+  const progress = (sourcePath: string, stage: IngestProgress["stage"], within?: { done: number; total: number }) =>
+    ctx.onProgress?.({
+      file: n,
+      files: total,
+      sourcePath,
+      stage,
+      chunksDone: report.chunksWritten,
+      tokensDone: report.tokens,
+      bytesDone: report.bytes,
+      ...(within ? { stageDone: within.done, stageTotal: within.total } : {}),
+    });
 
   for (const path of expanded.files) {
     n++;
@@ -84,7 +93,7 @@ export async function runIngest(sources: string[], ctx: IngestContext): Promise<
       }
       progress(path, "convert");
       const doc = await time("convert", () => convertFile(path, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
-      const records = await buildRecords(doc, fileHash, ctx, time, (stage) => progress(path, stage));
+      const records = await buildRecords(doc, fileHash, ctx, time, (stage, within) => progress(path, stage, within));
       if (records.failures > 0) report.contextFailures += records.failures;
       progress(path, "store");
       await time("store", () => replaceFile(path, records.records, records.vectors, ctx, report));
@@ -133,7 +142,7 @@ async function buildRecords(
   fileHash: string,
   ctx: IngestContext,
   time: <T>(stage: string, fn: () => Promise<T> | T) => Promise<T>,
-  stage: (s: IngestProgress["stage"]) => void,
+  stage: (s: IngestProgress["stage"], within?: { done: number; total: number }) => void,
 ): Promise<BuiltRecords> {
   stage("parse");
   const parsed = await time("parse", () => parseDocument(doc, { maxChunkTokens: ctx.config.chunking.max_chunk_tokens, targetChunkTokens: ctx.config.chunking.target_chunk_tokens }));
@@ -179,8 +188,11 @@ async function buildRecords(
   const vectors: Float32Array[] = [];
   await time("embed", async () => {
     for (let i = 0; i < records.length; i += EMBED_BATCH) {
+      if (ctx.signal?.aborted) throw new HierdocError("E_CANCELLED", "ingest cancelled");
       const batch = records.slice(i, i + EMBED_BATCH);
       vectors.push(...(await ctx.embedder.embedDocuments(batch.map((r) => r.indexedText))));
+      // Chunk-level progress inside a large file (a local ONNX model embeds tens of chunks per second).
+      if (records.length > EMBED_BATCH) stage("embed", { done: vectors.length, total: records.length });
     }
   });
   return { records, vectors, failures };

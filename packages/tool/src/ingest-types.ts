@@ -37,4 +37,7 @@ export interface IngestProgress {
   chunksDone: number;
   tokensDone: number;
   bytesDone: number;
+  /** Inside a long stage of one file (`embed`): chunks of this file done so far, and its chunk count. */
+  stageDone?: number;
+  stageTotal?: number;
 }

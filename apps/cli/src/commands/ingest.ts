@@ -1,3 +1,4 @@
+import { isHierdocError } from "@hierdoc/core";
 import { addContextUsage, isLlmContextGenerator, type ContextUsage } from "@hierdoc/contextualizer";
 import type { IngestReport } from "@hierdoc/tool";
 import { join } from "node:path";
@@ -26,11 +27,19 @@ export async function ingestCommand(paths: string[], opts: IngestCommandOptions)
     onProgress: opts.quiet ? undefined : (m) => err(m),
   });
   const progress = createProgress({ quiet: Boolean(opts.quiet) });
+  const stop = stopOnInterrupt();
   let report: IngestReport;
   try {
-    report = await tool.ingest(sources, { onProgress: (e) => progress.update(e), force: opts.force });
+    report = await tool.ingest(sources, { onProgress: (e) => progress.update(e), force: opts.force, signal: stop.signal });
+  } catch (error) {
+    if (isHierdocError(error, "E_CANCELLED")) {
+      await tool.close();
+      error.message = "ingest interrupted: files finished before the interrupt are saved; run the same command again to continue";
+    }
+    throw error;
   } finally {
     progress.stop();
+    stop.dispose();
   }
   let usage: ContextUsage | undefined;
   if (isLlmContextGenerator(tool.contextGenerator)) {
@@ -89,4 +98,26 @@ function usageLine(u: ContextUsage): string {
       `llm ${m.model}: ${m.requests} calls (${m.cachedContexts} contexts from cache, ${m.failures} failed, ${m.retries} retries); tokens in ${m.inputTokens}, cache write ${m.cacheCreationInputTokens}, cache read ${m.cacheReadInputTokens}, out ${m.outputTokens}${m.costUsd == null ? "" : `; ≈ $${m.costUsd.toFixed(4)}`}`,
   );
   return lines.join("\n") + (lines.length ? "\n" : "");
+}
+
+/**
+ * First Ctrl-C (SIGINT) or SIGTERM: stop after the current batch, keeping finished files; a second Ctrl-C
+ * quits at once (exit 130) — the index stays consistent, the current file is redone next time.
+ */
+function stopOnInterrupt(): { signal: AbortSignal; dispose: () => void } {
+  const controller = new AbortController();
+  const onSignal = () => {
+    if (controller.signal.aborted) process.exit(ExitCode.cancelled);
+    err("stopping after the current batch; files finished so far are kept (Ctrl-C again to quit now)");
+    controller.abort();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    },
+  };
 }
