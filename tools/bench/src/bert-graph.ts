@@ -60,6 +60,12 @@ export function gaussianFill(out: Float32Array, seed: number, std: number): Floa
   return out;
 }
 
+/** Options of {@link bertEncoderGraph}. */
+export interface BertGraphOptions {
+  /** `dynamic-int8`: int8 projection weights with dynamically quantised uint8 activations. */
+  quantize?: "dynamic-int8";
+}
+
 const i64 = (...v: number[]): BigInt64Array => BigInt64Array.from(v.map(BigInt));
 
 /**
@@ -71,17 +77,23 @@ const i64 = (...v: number[]): BigInt64Array => BigInt64Array.from(v.map(BigInt))
  * `token_type_ids` (int64 [batch, sequence]); output `last_hidden_state` (float [batch, sequence, hidden]).
  * Weights are N(0, std²) from `seed` (default 0.02, BERT's initialiser range); LayerNorm scales 1, biases 0.
  *
+ * With `quantize: "dynamic-int8"` every projection is written as ONNX Runtime's `quantize_dynamic`
+ * writes it (the layout of `onnx/model_quantized.onnx` exports): DynamicQuantizeLinear of the
+ * activations (uint8), MatMulInteger with per-tensor int8 weights, Cast, Mul by both scales, Add bias.
+ * The int8 weights are the fp32 weights of the same seed, rounded; embeddings stay fp32.
+ *
  * @throws RangeError when the hidden size is not a multiple of the head count.
  */
-export function bertEncoderGraph(s: BertShape, seed = 1, std = 0.02): OnnxGraph {
+export function bertEncoderGraph(s: BertShape, seed = 1, std = 0.02, options: BertGraphOptions = {}): OnnxGraph {
   const h = s.hiddenSize;
   if (h % s.numAttentionHeads !== 0) throw new RangeError(`hidden size ${h} is not a multiple of ${s.numAttentionHeads} heads`);
   const headDim = h / s.numAttentionHeads;
   const nodes: OnnxNode[] = [];
   const inits: OnnxInitializer[] = [];
   let nextSeed = seed;
+  const draw = (dims: number[]): Float32Array => gaussianFill(new Float32Array(dims.reduce((a, b) => a * b, 1)), nextSeed++ * 7919, std);
   const random = (name: string, dims: number[]): string => {
-    inits.push({ name, type: OnnxType.FLOAT, dims, data: gaussianFill(new Float32Array(dims.reduce((a, b) => a * b, 1)), nextSeed++ * 7919, std) });
+    inits.push({ name, type: OnnxType.FLOAT, dims, data: draw(dims) });
     return name;
   };
   const filled = (name: string, dims: number[], value: number): string => {
@@ -102,8 +114,27 @@ export function bertEncoderGraph(s: BertShape, seed = 1, std = 0.02): OnnxGraph 
   };
   const layerNorm = (x: string, prefix: string): string =>
     op("LayerNormalization", [x, filled(`${prefix}.weight`, [h], 1), filled(`${prefix}.bias`, [h], 0)], `${prefix}.out`, { axis: -1, epsilon: onnxFloat(s.layerNormEps) });
-  const linear = (x: string, prefix: string, inDim: number, outDim: number): string =>
-    op("Add", [op("MatMul", [x, random(`${prefix}.weight`, [inDim, outDim])], `${prefix}.mm`), filled(`${prefix}.bias`, [outDim], 0)], `${prefix}.out`);
+  const quantized = new Map<string, [string, string, string]>(); // activation → its DynamicQuantizeLinear outputs
+  const quantizedMatMul = (x: string, prefix: string, inDim: number, outDim: number): string => {
+    const w = draw([inDim, outDim]);
+    const scale = w.reduce((m, v) => Math.max(m, Math.abs(v)), 0) / 127 || 1;
+    inits.push({ name: `${prefix}.weight_quantized`, type: OnnxType.INT8, dims: [inDim, outDim], data: Int8Array.from(w, (v) => Math.round(v / scale)) });
+    inits.push({ name: `${prefix}.weight_scale`, type: OnnxType.FLOAT, dims: [], data: Float32Array.from([scale]) });
+    inits.push({ name: `${prefix}.weight_zero_point`, type: OnnxType.INT8, dims: [], data: Int8Array.from([0]) });
+    let q = quantized.get(x);
+    if (!q) {
+      q = [`${x}.quantized`, `${x}.scale`, `${x}.zero_point`];
+      nodes.push({ op: "DynamicQuantizeLinear", inputs: [x], outputs: q });
+      quantized.set(x, q);
+    }
+    const product = op("MatMulInteger", [q[0], `${prefix}.weight_quantized`, q[2], `${prefix}.weight_zero_point`], `${prefix}.mm_int`);
+    const scales = op("Mul", [q[1], `${prefix}.weight_scale`], `${prefix}.scales`);
+    return op("Mul", [op("Cast", [product], `${prefix}.mm_float`, { to: OnnxType.FLOAT }), scales], `${prefix}.mm`);
+  };
+  const linear = (x: string, prefix: string, inDim: number, outDim: number): string => {
+    const mm = options.quantize ? quantizedMatMul(x, prefix, inDim, outDim) : op("MatMul", [x, random(`${prefix}.weight`, [inDim, outDim])], `${prefix}.mm`);
+    return op("Add", [mm, filled(`${prefix}.bias`, [outDim], 0)], `${prefix}.out`);
+  };
 
   // Embeddings.
   const words = op("Gather", [random("embeddings.word_embeddings.weight", [s.vocabSize, h]), "input_ids"], "embeddings.words", { axis: 0 });
@@ -147,7 +178,7 @@ export function bertEncoderGraph(s: BertShape, seed = 1, std = 0.02): OnnxGraph 
 
   const batchSeq = ["batch_size", "sequence_length"];
   return {
-    name: `hierdoc-bench-bert-${s.numHiddenLayers}l-${h}h`,
+    name: `hierdoc-bench-bert-${s.numHiddenLayers}l-${h}h${options.quantize ? "-q8" : ""}`,
     opset: 17,
     nodes,
     initializers: inits,

@@ -14,6 +14,8 @@ export interface BertFolderOptions {
   seed?: number;
   /** Standard deviation of the random weights; default 0.02. */
   std?: number;
+  /** Also write `onnx/model_quantized.onnx` (dynamic int8, loaded with `dtype: "q8"`). */
+  quantized?: boolean;
   /** Tokenizer truncation length (`model_max_length`); default the shape's `maxPositionEmbeddings`. */
   maxLength?: number;
 }
@@ -22,11 +24,14 @@ export interface BertFolderOptions {
 export interface BertFolder {
   dir: string;
   onnxBytes: number;
+  /** Size of `onnx/model_quantized.onnx` when written. */
+  quantizedBytes?: number;
   files: string[];
 }
 
 /**
- * Writes `config.json`, `tokenizer.json`, `tokenizer_config.json` and `onnx/model.onnx` (fp32) of a BERT
+ * Writes `config.json`, `tokenizer.json`, `tokenizer_config.json` and `onnx/model.onnx` (fp32; optionally
+ * `onnx/model_quantized.onnx`) of a BERT
  * encoder with random weights — loadable by `TransformersEmbedder.load({ modelPath: dir })`.
  *
  * @throws RangeError when the vocabulary size differs from the shape's, or `maxLength` exceeds the position table.
@@ -39,6 +44,14 @@ export async function writeBertModelFolder(dir: string, o: BertFolderOptions): P
   const model = encodeOnnxModel(bertEncoderGraph(s, o.seed ?? 1, o.std ?? 0.02));
   await mkdir(join(dir, "onnx"), { recursive: true });
   await writeFile(join(dir, "onnx", "model.onnx"), model);
+  const files = ["config.json", "tokenizer.json", "tokenizer_config.json", "onnx/model.onnx"];
+  let quantizedBytes: number | undefined;
+  if (o.quantized) {
+    const q = encodeOnnxModel(bertEncoderGraph(s, o.seed ?? 1, o.std ?? 0.02, { quantize: "dynamic-int8" }));
+    await writeFile(join(dir, "onnx", "model_quantized.onnx"), q);
+    quantizedBytes = q.byteLength;
+    files.push("onnx/model_quantized.onnx");
+  }
   const config = {
     _name_or_path: `hierdoc-bench random-weight ${s.name}`,
     model_type: "bert",
@@ -67,5 +80,5 @@ export async function writeBertModelFolder(dir: string, o: BertFolderOptions): P
   };
   await writeFile(join(dir, "tokenizer_config.json"), JSON.stringify(tokenizerConfig, null, 2));
   await writeFile(join(dir, "tokenizer.json"), JSON.stringify(wordPieceTokenizerJson(o.vocabulary)));
-  return { dir, onnxBytes: model.byteLength, files: ["config.json", "tokenizer.json", "tokenizer_config.json", "onnx/model.onnx"] };
+  return { dir, onnxBytes: model.byteLength, ...(quantizedBytes !== undefined ? { quantizedBytes } : {}), files };
 }

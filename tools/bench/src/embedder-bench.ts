@@ -2,6 +2,7 @@
 // optionally bge-small / e5-small) on this machine, with random weights of the exact shape.
 //   node tools/bench/dist/embedder-bench.js [--models minilm,bge-small] [--batches 1,8,16,32] [--sample 512]
 //     [--queries 50] [--work DIR] [--out docs/benchmarks.md] [--no-doc] [--no-256] [--no-glove] [--append]
+//     [--q8 [--q8-batches 1,16]] [--no-sorted] [--variant-batch 16] (--batches none: only the variants)
 // Writes $WORK/embedder-results.json and the "Local ONNX embedder" section of docs/benchmarks.md.
 // See tools/bench/README.md. Not part of `npm test` or `npm run bench` (minutes of CPU).
 import { spawnSync } from "node:child_process";
@@ -43,12 +44,15 @@ async function child(): Promise<void> {
   const kind = opt("kind", "transformers");
   const loadAverageStart = loadavg();
   const t0 = performance.now();
-  const e = kind === "glove" ? await GloveEmbedder.load({ cacheDir: cacheDirOf(env) }) : await TransformersEmbedder.load({ modelPath: opt("model", ""), batchSize: Number(opt("batch", "16")) });
+  const e = kind === "glove" ? await GloveEmbedder.load({ cacheDir: cacheDirOf(env) }) : await TransformersEmbedder.load({ modelPath: opt("model", ""), batchSize: Number(opt("batch", "16")), dtype: opt("dtype", "fp32") as "fp32" | "q8" });
   const loadMs = performance.now() - t0;
   const rssAfterLoadMb = rssMb();
   const t1 = performance.now();
+  const cpu0 = process.cpuUsage();
   const vectors = await e.embedDocuments(texts);
   const embedMs = performance.now() - t1;
+  const cpu = process.cpuUsage(cpu0);
+  const embedCpuMs = (cpu.user + cpu.system) / 1000;
   const bad = vectors.findIndex((v) => v.length !== e.dimensions || !v.every(Number.isFinite) || Math.abs(Math.hypot(...v) - 1) > 1e-3);
   if (bad >= 0) throw new Error(`vector ${bad} is not a finite unit vector of ${e.dimensions} dimensions`);
   const qms: number[] = [];
@@ -57,7 +61,7 @@ async function child(): Promise<void> {
     await e.embedQuery(q);
     qms.push(performance.now() - t);
   }
-  process.stdout.write(JSON.stringify({ dimensions: e.dimensions, loadMs, embedMs, rssAfterLoadMb, peakRssMb: peakRssMb(), query: summarize(qms), loadAverageStart, loadAverageEnd: loadavg() }) + "\n");
+  process.stdout.write(JSON.stringify({ dimensions: e.dimensions, loadMs, embedMs, embedCpuMs, rssAfterLoadMb, peakRssMb: peakRssMb(), query: summarize(qms), loadAverageStart, loadAverageEnd: loadavg() }) + "\n");
 }
 
 // ---------------------------------------------------------------- parent
@@ -113,10 +117,12 @@ async function main(): Promise<void> {
     if (!s) throw new Error(`unknown model shape ${m} (known: ${Object.keys(SHAPES).join(", ")})`);
     return { key: m, shape: s };
   });
-  const batches = opt("batches", "1,8,16,32").split(",").map(Number);
+  const batches = opt("batches", "1,8,16,32") === "none" ? [] : opt("batches", "1,8,16,32").split(",").map(Number);
+  const variantBatch = Number(opt("variant-batch", "16"));
   const sampleSize = Number(opt("sample", "512"));
   const nQueries = Number(opt("queries", "50"));
   const shortVariant = !argv.includes("--no-256");
+  const q8Batches = argv.includes("--q8") ? opt("q8-batches", "1,16").split(",").map(Number) : [];
   mkdirSync(work, { recursive: true });
   const started = new Date().toISOString();
   const m0 = machineInfo();
@@ -151,6 +157,11 @@ async function main(): Promise<void> {
   const textsFile = join(work, "sample-chunks.json");
   const queriesFile = join(work, "queries.json");
   writeFileSync(textsFile, JSON.stringify(sample));
+  // The same chunks sorted by length: what embedDocuments would cost if it batched similar lengths together.
+  const sortedOrder = sampleIdx.map((_, i) => i).sort((a, b) => sampleStats.lengths[a]! - sampleStats.lengths[b]! || a - b);
+  const sortedFile = join(work, "sample-chunks.sorted.json");
+  writeFileSync(sortedFile, JSON.stringify(sortedOrder.map((i) => sample[i]!)));
+  const sortedLengths = sortedOrder.map((i) => sampleStats.lengths[i]!);
   writeFileSync(queriesFile, JSON.stringify(questions));
   const truncatedTokens = (lengths: number[], max: number): number => lengths.reduce((a, n) => a + Math.min(n, max), 0);
   // transformers.js pads each batch to its longest text: the positions the model actually computes.
@@ -169,7 +180,7 @@ async function main(): Promise<void> {
   for (const { key, shape } of models) {
     const dir = join(work, "models", key);
     t = performance.now();
-    const folder = await writeBertModelFolder(dir, { shape, vocabulary, seed: 1 });
+    const folder = await writeBertModelFolder(dir, { shape, vocabulary, seed: 1, quantized: q8Batches.length > 0 });
     const writeMs = performance.now() - t;
     modelInfos.push({
       name: shape.name,
@@ -179,32 +190,38 @@ async function main(): Promise<void> {
       intermediate: shape.intermediateSize,
       weights: bertParameterCount(shape),
       onnxMb: folder.onnxBytes / 1e6,
+      ...(folder.quantizedBytes !== undefined ? { quantizedMb: folder.quantizedBytes / 1e6 } : {}),
       writeMs,
     });
     log(`${shape.name}: wrote ${dir} (${(folder.onnxBytes / 1e6).toFixed(1)} MB) in ${(writeMs / 1000).toFixed(1)} s`);
-    const variants: Array<{ batch: number; maxLength: number; dir: string }> = batches.map((b) => ({ batch: b, maxLength: MAX_TOKENS, dir }));
+    type Variant = { batch: number; maxLength: number; dir: string; dtype: "fp32" | "q8"; sorted?: boolean };
+    const variants: Variant[] = batches.map((b) => ({ batch: b, maxLength: MAX_TOKENS, dir, dtype: "fp32" }));
+    if (!argv.includes("--no-sorted")) variants.push({ batch: variantBatch, maxLength: MAX_TOKENS, dir, dtype: "fp32", sorted: true });
     if (shortVariant) {
       // sentence-transformers truncates MiniLM at 256 tokens (max_seq_length); transformers.js uses the tokenizer's 512.
       const short = join(work, "models", `${key}-256`);
       await writeBertModelFolder(short, { shape, vocabulary, seed: 1, maxLength: 256 });
-      variants.push({ batch: batches.includes(16) ? 16 : batches[batches.length - 1]!, maxLength: 256, dir: short });
+      variants.push({ batch: variantBatch, maxLength: 256, dir: short, dtype: "fp32" });
     }
+    for (const b of q8Batches) variants.push({ batch: b, maxLength: MAX_TOKENS, dir, dtype: "q8" });
     for (const v of variants) {
-      log(`${shape.name}: batch ${v.batch}, max ${v.maxLength} tokens, ${sample.length} chunks …`);
-      const c = runChild(["--model", v.dir, "--batch", String(v.batch), "--texts", textsFile, "--queries-file", queriesFile]);
+      log(`${shape.name} ${v.dtype}: batch ${v.batch}${v.sorted ? " (length-sorted)" : ""}, max ${v.maxLength} tokens, ${sample.length} chunks …`);
+      const c = runChild(["--model", v.dir, "--dtype", v.dtype, "--batch", String(v.batch), "--texts", v.sorted ? sortedFile : textsFile, "--queries-file", queriesFile]);
       if (c.dimensions !== shape.hiddenSize) throw new Error(`expected ${shape.hiddenSize}-d vectors, got ${String(c.dimensions)}`);
       const tokens = truncatedTokens(sampleStats.lengths, v.maxLength);
       const embedMs = c.embedMs as number;
       runs.push({
         model: shape.name,
-        dtype: "fp32",
+        dtype: v.dtype,
         batch: v.batch,
         maxLength: v.maxLength,
         chunks: sample.length,
         tokens,
-        paddedTokens: paddedTokens(sampleStats.lengths, v.maxLength, v.batch),
+        paddedTokens: paddedTokens(v.sorted ? sortedLengths : sampleStats.lengths, v.maxLength, v.batch),
+        ...(v.sorted ? { lengthSorted: true } : {}),
         loadMs: c.loadMs as number,
         embedMs,
+        embedCpuMs: c.embedCpuMs as number,
         chunksPerS: sample.length / (embedMs / 1000),
         tokensPerS: tokens / (embedMs / 1000),
         rssAfterLoadMb: c.rssAfterLoadMb as number,
@@ -214,7 +231,7 @@ async function main(): Promise<void> {
         loadAverageEnd: c.loadAverageEnd as number[],
       });
       const last = runs[runs.length - 1]!;
-      log(`  ${last.chunksPerS.toFixed(2)} chunks/s, ${last.tokensPerS.toFixed(0)} tokens/s, load ${last.loadMs.toFixed(0)} ms, query p50 ${last.query?.p50.toFixed(1)} ms, peak ${last.peakRssMb.toFixed(0)} MB, load avg ${last.loadAverageEnd[0]!.toFixed(2)}`);
+      log(`  ${last.chunksPerS.toFixed(2)} chunks/s (${(last.chunks / (last.embedCpuMs! / 1000)).toFixed(2)} per CPU-s), ${last.tokensPerS.toFixed(0)} tokens/s, load ${last.loadMs.toFixed(0)} ms, query p50 ${last.query?.p50.toFixed(1)} ms, peak ${last.peakRssMb.toFixed(0)} MB, load avg ${last.loadAverageEnd[0]!.toFixed(2)}`);
       writeFileSync(join(work, "embedder-results.partial.json"), JSON.stringify(runs, null, 2));
     }
     copyFileSync(join(dir, "config.json"), join(work, `${key}.config.json`));
@@ -256,7 +273,7 @@ async function main(): Promise<void> {
     results.started = before.started;
     results.loadAverageStart = before.loadAverageStart;
     results.command = `${before.command}; ${results.command}`;
-    results.models = [...before.models, ...results.models];
+    results.models = [...before.models.filter((m) => !results.models.some((n) => n.name === m.name)), ...results.models];
     results.runs = [...before.runs, ...results.runs];
     results.glove = results.glove ?? before.glove;
   }

@@ -33,10 +33,14 @@ export interface EmbedRun {
   chunks: number;
   /** Model tokens fed to the model after truncation (without padding). */
   tokens: number;
+  /** The chunks were sorted by length before batching (document order otherwise). */
+  lengthSorted?: boolean;
   /** Positions computed: each batch padded to its longest text. */
   paddedTokens: number;
   loadMs: number;
   embedMs: number;
+  /** CPU time (user + system, all threads) of the embedding phase. */
+  embedCpuMs?: number;
   chunksPerS: number;
   tokensPerS: number;
   rssAfterLoadMb: number;
@@ -55,6 +59,8 @@ export interface ModelInfo {
   intermediate: number;
   weights: number;
   onnxMb: number;
+  /** Size of the dynamic-int8 `model_quantized.onnx`, when the run wrote one. */
+  quantizedMb?: number;
   writeMs: number;
 }
 
@@ -97,9 +103,16 @@ export function renderEmbedderSection(r: EmbedderBenchResults): string {
   );
   out.push(
     markdownTable(
-      ["model shape", "layers × hidden (heads, FFN)", "weights", "onnx/model.onnx", "written in"],
-      r.models.map((m) => [m.name, `${m.layers} × ${m.hidden} (${m.heads}, ${m.intermediate})`, `${fmt(m.weights / 1e6)} M`, `${fmt(m.onnxMb)} MB`, `${fmt(m.writeMs / 1000)} s`]),
-      ["left", "left", "right", "right", "right"],
+      ["model shape", "layers × hidden (heads, FFN)", "weights", "onnx/model.onnx", "model_quantized.onnx", "written in"],
+      r.models.map((m) => [
+        m.name,
+        `${m.layers} × ${m.hidden} (${m.heads}, ${m.intermediate})`,
+        `${fmt(m.weights / 1e6)} M`,
+        `${fmt(m.onnxMb)} MB`,
+        m.quantizedMb !== undefined ? `${fmt(m.quantizedMb)} MB` : "—",
+        `${fmt(m.writeMs / 1000)} s`,
+      ]),
+      ["left", "left", "right", "right", "right", "right"],
     ),
     "",
   );
@@ -131,19 +144,21 @@ export function renderEmbedderSection(r: EmbedderBenchResults): string {
   out.push(
     `Measured: ${r.sample.measured} of the ${r.sample.totalChunks} ${r.sample.source} chunks (every ${fmt(r.sample.totalChunks / r.sample.measured)}th, in document order, as \`embedDocuments\` receives them: ` +
       "batches are padded to their longest text). Each row is a fresh process: load = `TransformersEmbedder.load` (session creation and a one-text probe); " +
+      `chunks per CPU-s = chunks over the process's user + system CPU time while embedding (all ONNX Runtime threads; less sensitive to other jobs than wall-clock, though spinning threads inflate it under contention, so it is a lower bound per core); ` +
       `peak RSS = that process's \`maxRSS\`; query latency = \`embedQuery\` of ${r.queries.n} ${r.queries.source} (mean ${fmt(r.queries.meanTokens)} tokens), one at a time after the documents.`,
     "",
   );
   out.push(
     markdownTable(
-      ["model", "dtype", "batch", "max tokens", "load", "chunks/s", "tokens/s", "padding overhead", "query p50 / p95", "RSS after load", "peak RSS", "load avg (1 min) start → end"],
+      ["model", "dtype", "batch", "max tokens", "load", "chunks/s", "chunks per CPU-s", "tokens/s", "padding overhead", "query p50 / p95", "RSS after load", "peak RSS", "load avg (1 min) start → end"],
       r.runs.map((x) => [
         x.model,
         x.dtype,
-        String(x.batch),
+        x.lengthSorted ? `${x.batch} (length-sorted)` : String(x.batch),
         String(x.maxLength),
         `${fmt(x.loadMs)} ms`,
         fmt(x.chunksPerS),
+        x.embedCpuMs ? fmt(x.chunks / (x.embedCpuMs / 1000)) : "—",
         fmt(x.tokensPerS),
         `${fmt(100 * (x.paddedTokens / x.tokens - 1), 0)} %`,
         x.query ? `${fmt(x.query.p50)} / ${fmt(x.query.p95)} ms` : "—",
@@ -151,13 +166,13 @@ export function renderEmbedderSection(r: EmbedderBenchResults): string {
         `${fmt(x.peakRssMb)} MB`,
         `${x.loadAverageStart[0]!.toFixed(2)} → ${x.loadAverageEnd[0]!.toFixed(2)}`,
       ]),
-      ["left", "left", "right", "right", "right", "right", "right", "right", "right", "right", "right", "right"],
+      ["left", "left", "right", "right", "right", "right", "right", "right", "right", "right", "right", "right", "right"],
     ),
     "",
   );
   out.push("What it implies:", "");
   const best = new Map<string, EmbedRun>();
-  for (const x of r.runs) if (x.maxLength >= 512 && x.dtype === "fp32" && (!best.has(x.model) || best.get(x.model)!.chunksPerS < x.chunksPerS)) best.set(x.model, x);
+  for (const x of r.runs) if (x.maxLength >= 512 && x.dtype === "fp32" && !x.lengthSorted && (!best.has(x.model) || best.get(x.model)!.chunksPerS < x.chunksPerS)) best.set(x.model, x);
   for (const [model, x] of best) {
     const perChunk = r.sample.totalTokens / r.sample.totalChunks;
     const sampleTokens = x.tokens / x.chunks;
@@ -166,8 +181,28 @@ export function renderEmbedderSection(r: EmbedderBenchResults): string {
       `- ${model}: best ${fmt(x.chunksPerS)} chunks/s (batch ${x.batch}) → embedding all ${r.sample.totalChunks} ${r.sample.source} chunks takes about ${hours(seconds)} ` +
         `(${hours(r.sample.totalTokens / x.tokensPerS)} by tokens: the whole set averages ${fmt(perChunk)} tokens per chunk after truncation, the sample ${fmt(sampleTokens)}); ` +
         `13,000 passages of that size ≈ ${hours(13000 / x.chunksPerS)}.` +
+        (x.embedCpuMs ? ` By CPU time (${fmt(x.chunks / (x.embedCpuMs / 1000))} chunks per CPU-s), ${r.cores} free cores would give at most about ${fmt((r.cores * x.chunks) / (x.embedCpuMs / 1000))} chunks/s.` : "") +
         (r.glove ? ` GloVe-SIF on the same sample: ${fmt(r.glove.chunksPerS)} chunks/s, ${fmt(r.glove.chunksPerS / x.chunksPerS)}× faster.` : ""),
     );
+  }
+  for (const x of r.runs.filter((y) => y.lengthSorted)) {
+    const fp = r.runs.find((y) => !y.lengthSorted && y.dtype === x.dtype && y.model === x.model && y.batch === x.batch && y.maxLength === x.maxLength);
+    if (fp) {
+      out.push(
+        `- Padding: \`embedDocuments\` batches texts in input order and transformers.js pads each batch to its longest text, so mixed chunk lengths waste work ` +
+          `(${fmt(100 * (fp.paddedTokens / fp.tokens - 1), 0)} % extra positions at batch ${fp.batch}). The same chunks sorted by length first: ${fmt(x.chunksPerS)} chunks/s against ${fmt(fp.chunksPerS)} ` +
+          `(${fmt(x.chunksPerS / fp.chunksPerS)}×) for ${x.model} — sorting by length inside the embedder (restoring the order afterwards) is a cheap win.`,
+      );
+    }
+  }
+  for (const x of r.runs.filter((y) => y.dtype === "q8")) {
+    const fp = r.runs.find((y) => y.dtype === "fp32" && y.model === x.model && y.batch === x.batch && y.maxLength === x.maxLength);
+    if (fp) {
+      out.push(
+        `- ${x.model} q8 (dynamic int8 projections, the \`model_quantized.onnx\` layout), batch ${x.batch}: ${fmt(x.chunksPerS)} chunks/s against fp32's ${fmt(fp.chunksPerS)} (${fmt(x.chunksPerS / fp.chunksPerS)}×); ` +
+          "int8 weights change the vectors slightly, so quality must be checked on the real quantized model.",
+      );
+    }
   }
   const q = r.runs.find((x) => x.query && x.model === r.runs[0]?.model);
   if (q?.query) {

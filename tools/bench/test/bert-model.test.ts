@@ -159,4 +159,30 @@ describe("BERT encoder generator (random weights of a real shape)", () => {
       await e.close();
     }
   });
+
+  it("writes a dynamic-int8 model_quantized.onnx (dtype q8) whose output stays close to the fp32 forward pass", async () => {
+    const graph = bertEncoderGraph(TINY, 3, STD, { quantize: "dynamic-int8" });
+    const ops = graph.nodes.map((n) => n.op);
+    expect(ops.filter((o) => o === "MatMulInteger")).toHaveLength(6 * TINY.numHiddenLayers);
+    expect(ops.filter((o) => o === "DynamicQuantizeLinear")).toHaveLength(4 * TINY.numHiddenLayers); // Q/K/V share one
+    expect(graph.initializers.some((t) => t.name.endsWith("query.weight"))).toBe(false);
+    const vocab = buildWordPieceVocabulary(TEXT, { size: TINY.vocabSize, suffixPieces: 10 });
+    const dir = join(work, "tiny-bert-q8");
+    const folder = await writeBertModelFolder(dir, { shape: TINY, vocabulary: vocab, seed: 3, std: STD, quantized: true });
+    expect(folder.files).toContain("onnx/model_quantized.onnx");
+    const e = await TransformersEmbedder.load({ modelPath: dir, dtype: "q8", normalize: false });
+    try {
+      const text = "the controller shall erase data";
+      const set = new Set(vocab);
+      const ids = ["[CLS]", ...basicTokens(text).flatMap((w) => wordPieces(w, set)), "[SEP]"].map((t) => vocab.indexOf(t));
+      const expected = referenceMeanPooled(TINY, 3, ids);
+      const [got] = await e.embedDocuments([text]);
+      const dot = expected.reduce((a, v, j) => a + v * got![j]!, 0);
+      const cosine = dot / (Math.hypot(...expected) * Math.hypot(...got!));
+      expect(cosine).toBeGreaterThan(0.99);
+      expect(Array.from(got!)).not.toEqual(Array.from(expected)); // rounded weights: not the fp32 result
+    } finally {
+      await e.close();
+    }
+  });
 });
