@@ -6,7 +6,7 @@
 // eq / gt / and / or / parentheses / search.in, orderby, top, select, count, BM25 `search` on searchFields,
 // `vectorQueries` with cosine scored 1 / (1 + distance), and hybrid = both, fused by RRF with k = 60).
 // Every request is recorded. Not Azure: it follows the documented shapes, nothing more.
-import { RecordingHttpServer, type RecordedHttpRequest, type ScriptedResponse } from "@hierdoc/core/testing";
+import { RecordingHttpServer, bm25Rank, cosineSimilarity, type RecordedHttpRequest, type ScriptedResponse } from "@hierdoc/core/testing";
 
 /** A recorded request, its path percent-decoded. */
 export type RecordedRequest = RecordedHttpRequest;
@@ -94,8 +94,8 @@ export class FakeAzureSearch extends RecordingHttpServer<RecordedRequest> {
     let docs = [...index.docs.values()].filter((d) => q.filter === undefined || evalFilter(parseFilter(q.filter), d));
     let scored: Array<{ d: any; score: number }>;
     const vq = q.vectorQueries?.[0];
-    const text = q.search !== undefined && q.search !== "*" ? bm25(docs, q.search) : undefined;
-    const vec = vq === undefined ? undefined : docs.filter((d) => Array.isArray(d.vector)).map((d) => ({ d, score: 1 / (1 + (1 - cosine(d.vector, vq.vector))) })).sort((a, b) => b.score - a.score).slice(0, vq.k);
+    const text = q.search !== undefined && q.search !== "*" ? bm25Rank(docs, q.search, (d) => String(d.text ?? "")).map(({ item, score }) => ({ d: item, score })) : undefined;
+    const vec = vq === undefined ? undefined : docs.filter((d) => Array.isArray(d.vector)).map((d) => ({ d, score: 1 / (1 + (1 - cosineSimilarity(d.vector, vq.vector))) })).sort((a, b) => b.score - a.score).slice(0, vq.k);
     if (text !== undefined && vec !== undefined) {
       const fused = new Map<string, { d: any; score: number }>();
       for (const list of [text, vec]) list.forEach((r, rank) => {
@@ -165,36 +165,4 @@ function evalFilter(f: Filter, d: any): boolean {
     case "in":
       return f.values.includes(d[f.field]);
   }
-}
-
-function bm25(docs: any[], query: string): Array<{ d: any; score: number }> {
-  const tok = (t: string): string[] => t.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  const terms = new Set(tok(query));
-  const all = docs.map((d) => ({ d, toks: tok(String(d.text ?? "")) }));
-  const avg = all.reduce((s, x) => s + x.toks.length, 0) / Math.max(1, all.length);
-  return all
-    .map(({ d, toks }) => {
-      let score = 0;
-      for (const t of terms) {
-        const tf = toks.filter((x) => x === t).length;
-        if (tf === 0) continue;
-        const n = all.filter((x) => x.toks.includes(t)).length;
-        score += (Math.log(1 + (all.length - n + 0.5) / (n + 0.5)) * tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * toks.length) / avg));
-      }
-      return { d, score };
-    })
-    .filter((r) => r.score > 0)
-    .sort((a, b) => b.score - a.score);
-}
-
-function cosine(a: number[], b: number[]): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }

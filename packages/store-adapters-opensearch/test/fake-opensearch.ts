@@ -5,7 +5,7 @@
 // terms filter, knn (cosinesimil score (1 + cos) / 2, filter inside the clause), search_after on a keyword
 // sort, and `hybrid` run through a normalization-processor pipeline (min_max + weighted arithmetic_mean).
 // Every request is recorded. Not OpenSearch: it follows the documented shapes, nothing more.
-import { RecordingHttpServer, type RecordedHttpRequest, type ScriptedResponse } from "@hierdoc/core/testing";
+import { RecordingHttpServer, bm25Rank, cosineSimilarity, type RecordedHttpRequest, type ScriptedResponse } from "@hierdoc/core/testing";
 
 /** A recorded request; for NDJSON (`_bulk`) the body is an array of the parsed lines. */
 export type RecordedRequest = RecordedHttpRequest;
@@ -201,45 +201,13 @@ export class FakeOpenSearch extends RecordingHttpServer<RecordedRequest> {
       const keep = filter === undefined ? undefined : new Set(this.eval(index, filter).map((s) => s.id));
       return all
         .filter(([id]) => keep === undefined || keep.has(id))
-        .map(([id, d]) => ({ id, score: (1 + cosine(d.vector, vector)) / 2 }))
+        .map(([id, d]) => ({ id, score: (1 + cosineSimilarity(d.vector, vector)) / 2 }))
         .sort((a, b) => b.score - a.score)
         .slice(0, k);
     }
     if (q.match !== undefined) {
-      const terms = analyze(String(q.match.text.query));
-      const docs = all.map(([id, d]) => ({ id, toks: analyze(d.text) }));
-      const avg = docs.reduce((s, d) => s + d.toks.length, 0) / Math.max(1, docs.length);
-      return docs
-        .map(({ id, toks }) => {
-          let score = 0;
-          for (const t of new Set(terms)) {
-            const tf = toks.filter((x) => x === t).length;
-            if (tf === 0) continue;
-            const n = docs.filter((d) => d.toks.includes(t)).length;
-            const idf = Math.log(1 + (docs.length - n + 0.5) / (n + 0.5));
-            score += (idf * tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * toks.length) / avg));
-          }
-          return { id, score };
-        })
-        .filter((s) => s.score > 0)
-        .sort((a, b) => b.score - a.score);
+      return bm25Rank(all, String(q.match.text.query), ([, d]) => d.text, STOP).map(({ item: [id], score }) => ({ id, score }));
     }
     throw new Error(`fake does not support query ${JSON.stringify(q)}`);
   }
-}
-
-function analyze(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((t) => !STOP.has(t));
-}
-
-function cosine(a: number[], b: number[]): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }

@@ -4,7 +4,7 @@
 // POST /vectors/delete (ids, filter, deleteAll), POST /query (cosine, `$eq` / `$in` filters),
 // POST /describe_index_stats and GET /vectors/list, per namespace. Requests are recorded with headers.
 // Not Pinecone: it follows the documented shapes, nothing more (and it is immediately consistent).
-import { RecordingHttpServer, type RecordedHttpRequest } from "@hierdoc/core/testing";
+import { RecordingHttpServer, cosineSimilarity, type RecordedHttpRequest } from "@hierdoc/core/testing";
 
 export interface RecordedRequest extends Omit<RecordedHttpRequest, "query"> {
   /** Query parameters; repeated ones (`ids`) as arrays. */
@@ -81,7 +81,7 @@ export class FakePinecone extends RecordingHttpServer<RecordedRequest> {
       const ns = this.ns(body.namespace);
       const matchesOut = [...ns.values()]
         .filter((r) => body.filter === undefined || matches(r, body.filter))
-        .map((r) => ({ id: r.id, score: cosine(r.values, body.vector), values: [], ...(body.includeMetadata ? { metadata: r.metadata } : {}) }))
+        .map((r) => ({ id: r.id, score: cosineSimilarity(r.values, body.vector), values: [], ...(body.includeMetadata ? { metadata: r.metadata } : {}) }))
         .sort((a, b) => b.score - a.score)
         .slice(0, body.topK);
       return [200, { results: [], matches: matchesOut, namespace: body.namespace ?? "", usage: { readUnits: 5 } }];
@@ -111,16 +111,4 @@ function matches(r: Rec, filter: Record<string, any>): boolean {
     if (cond.$in !== undefined && !cond.$in.includes(v)) return false;
   }
   return true;
-}
-
-function cosine(a: number[], b: number[]): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }

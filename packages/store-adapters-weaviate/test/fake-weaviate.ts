@@ -4,7 +4,7 @@
 // `Get` (nearVector, bm25, hybrid with alpha and relativeScoreFusion, where Equal/Or, limit, after) and
 // `Aggregate { meta { count } }`. GraphQL documents are parsed with `graphql`, so the tests can assert the
 // arguments the client sent. Not Weaviate: it follows the documented shapes, nothing more.
-import { RecordingHttpServer, type RecordedHttpRequest, type ScriptedResponse } from "@hierdoc/core/testing";
+import { RecordingHttpServer, bm25Rank, cosineSimilarity, type RecordedHttpRequest, type ScriptedResponse } from "@hierdoc/core/testing";
 import { Kind, parse, valueFromASTUntyped, type FieldNode, type OperationDefinitionNode, type SelectionSetNode } from "graphql";
 
 export interface RecordedRequest extends RecordedHttpRequest {
@@ -107,7 +107,7 @@ export class FakeWeaviate extends RecordingHttpServer<RecordedRequest> {
     const dims = k.objects.values().next().value?.vector.length;
     const near = (vector: number[]): Array<{ o: Obj; distance: number }> => {
       if (dims !== undefined && vector.length !== dims) throw new Error(`explorer: get class: vector search: object vector search at index ${q.className.toLowerCase()}: vector lengths don't match: ${dims} vs ${vector.length}`);
-      return objs.map((o) => ({ o, distance: 1 - cosine(o.vector, vector) })).sort((a, b) => a.distance - b.distance);
+      return objs.map((o) => ({ o, distance: 1 - cosineSimilarity(o.vector, vector) })).sort((a, b) => a.distance - b.distance);
     };
     if (q.args.nearVector !== undefined) scored = near(q.args.nearVector.vector);
     else if (q.args.bm25 !== undefined) scored = bm25(objs, q.args.bm25.query);
@@ -162,33 +162,5 @@ function matches(o: Obj, where: any): boolean {
 }
 
 function bm25(objs: Obj[], query: string): Array<{ o: Obj; score: number }> {
-  const tok = (t: string): string[] => t.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  const terms = new Set(tok(query));
-  const docs = objs.map((o) => ({ o, toks: tok(String(o.properties.text ?? "")) }));
-  const avg = docs.reduce((s, d) => s + d.toks.length, 0) / Math.max(1, docs.length);
-  return docs
-    .map(({ o, toks }) => {
-      let score = 0;
-      for (const t of terms) {
-        const tf = toks.filter((x) => x === t).length;
-        if (tf === 0) continue;
-        const n = docs.filter((d) => d.toks.includes(t)).length;
-        score += (Math.log(1 + (docs.length - n + 0.5) / (n + 0.5)) * tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * toks.length) / avg));
-      }
-      return { o, score };
-    })
-    .filter((r) => r.score > 0)
-    .sort((a, b) => b.score - a.score);
-}
-
-function cosine(a: number[], b: number[]): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+  return bm25Rank(objs, query, (o) => String(o.properties.text ?? "")).map(({ item, score }) => ({ o: item, score }));
 }

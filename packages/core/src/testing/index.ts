@@ -21,3 +21,4 @@ export { RecordingHttpServer } from "./recording-http-server.js";
 export type { RecordedHttpRequest, ScriptedResponse } from "./recording-http-server.js";
 export { closedPort } from "./closed-port.js";
 export { axisVector, chunkRecordFor, paragraphRecords, randomVector } from "./paragraph-records.js";
+export { bm25Rank, cosineSimilarity, wordTokens } from "./wire-scoring.js";

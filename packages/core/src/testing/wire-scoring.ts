@@ -1,0 +1,50 @@
+/**
+ * Cosine similarity of two equal-length number sequences (plain arrays from a JSON request, or typed
+ * arrays), 0 when either is all zeros. For fake servers that score what a client sent.
+ */
+export function cosineSimilarity(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i] * b[i];
+    na += a[i] * a[i];
+    nb += b[i] * b[i];
+  }
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+}
+
+/** Lower-cased letter/digit runs of `text`, without `stopWords`. */
+export function wordTokens(text: string, stopWords: ReadonlySet<string> = new Set()): string[] {
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((t) => !stopWords.has(t));
+}
+
+/**
+ * Okapi BM25 (k1 = 1.2, b = 0.75, Lucene's idf `ln(1 + (N − n + 0.5) / (n + 0.5))`) of each item's text
+ * against the distinct words of `query`, over {@link wordTokens}: items with a positive score, best first
+ * (ties keep input order). A stand-in for a search engine's full-text leg in wire tests, not a reference.
+ */
+export function bm25Rank<T>(
+  items: T[],
+  query: string,
+  textOf: (item: T) => string,
+  stopWords: ReadonlySet<string> = new Set(),
+): Array<{ item: T; score: number }> {
+  const terms = new Set(wordTokens(query, stopWords));
+  const docs = items.map((item) => ({ item, toks: wordTokens(textOf(item), stopWords) }));
+  const avg = docs.reduce((s, d) => s + d.toks.length, 0) / Math.max(1, docs.length);
+  return docs
+    .map(({ item, toks }) => {
+      let score = 0;
+      for (const t of terms) {
+        const tf = toks.filter((x) => x === t).length;
+        if (tf === 0) continue;
+        const n = docs.filter((d) => d.toks.includes(t)).length;
+        const idf = Math.log(1 + (docs.length - n + 0.5) / (n + 0.5));
+        score += (idf * tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * toks.length) / avg));
+      }
+      return { item, score };
+    })
+    .filter((r) => r.score > 0)
+    .sort((a, b) => b.score - a.score);
+}
