@@ -1,4 +1,4 @@
-import type { ContextGenerator, ContextRequest, ContextResult, ConvertedDocument } from "@hierdoc/core";
+import type { ContextGenerateOptions, ContextGenerator, ContextRequest, ContextResult, ConvertedDocument } from "@hierdoc/core";
 import { HierdocError } from "@hierdoc/core";
 import { mapWithConcurrency } from "./concurrency.js";
 import { MemoryContextCache, type ContextCache } from "./context-cache.js";
@@ -96,7 +96,7 @@ export abstract class LlmContextGenerator implements ContextGenerator {
    * (a HierdocError E_LLM or E_TIMEOUT); the others are unaffected. Successful contexts are cached.
    * @throws HierdocError E_CANCELLED when `signal` aborts; E_INTERNAL when the cache cannot be written
    */
-  async generate(requests: ContextRequest[], options: { signal?: AbortSignal } = {}): Promise<ContextResult[]> {
+  async generate(requests: ContextRequest[], options: ContextGenerateOptions = {}): Promise<ContextResult[]> {
     const signal = options.signal;
     if (signal?.aborted) throw new HierdocError("E_CANCELLED", "context generation was cancelled");
     const { results, jobs, cacheHits } = await planContextJobs(requests, {
@@ -110,13 +110,21 @@ export abstract class LlmContextGenerator implements ContextGenerator {
     const leaders = new Map<string, ContextJob>();
     for (const job of jobs) if (!leaders.has(job.group)) leaders.set(job.group, job);
     const followers = jobs.filter((j) => leaders.get(j.group) !== j);
+    let done = requests.length - jobs.reduce((n, j) => n + j.indexes.length, 0);
+    if (done > 0) options.onProgress?.(done, requests.length);
     const run = async (job: ContextJob): Promise<void> => {
       const result = await this.runJob(job, signal);
       for (const i of job.indexes) results[i] = { ...result, chunkId: requests[i]!.chunk.id };
+      done += job.indexes.length;
+      options.onProgress?.(done, requests.length);
     };
-    await mapWithConcurrency([...leaders.values()], this.concurrency, run);
-    await mapWithConcurrency(followers, this.concurrency, run);
-    await this.cache.flush();
+    try {
+      await mapWithConcurrency([...leaders.values()], this.concurrency, run);
+      await mapWithConcurrency(followers, this.concurrency, run);
+    } finally {
+      // Contexts already paid for are on disk even when the run is cancelled or fails.
+      await this.cache.flush();
+    }
     return results;
   }
 

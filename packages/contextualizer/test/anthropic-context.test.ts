@@ -84,6 +84,28 @@ describe("AnthropicContextGenerator against a local Messages API server", () => 
     expect(server.requests).toHaveLength(1);
   });
 
+  it("reports progress as contexts complete (cache hits at once) and keeps paid contexts when cancelled", async () => {
+    const { document, chunks } = makeDocument(6, "docs/progress.md");
+    const cacheDir = join(dir, "progress-cache");
+    const requests = chunks.map((chunk) => ({ document, chunk }));
+    await generator({ cache: new FileContextCache(cacheDir) }).generate(requests.slice(0, 2));
+    const seen: number[] = [];
+    await generator({ cache: new FileContextCache(cacheDir), concurrency: 1 }).generate(requests, { onProgress: (done, total) => seen.push(done * 100 + total) });
+    expect(seen).toEqual([206, 306, 406, 506, 606]);
+
+    const other = makeDocument(6, "docs/cancelled.md");
+    const cancelCache = join(dir, "cancel-cache");
+    const controller = new AbortController();
+    const run = generator({ cache: new FileContextCache(cancelCache), concurrency: 1 }).generate(
+      other.chunks.map((chunk) => ({ document: other.document, chunk })),
+      { signal: controller.signal, onProgress: (done) => done >= 2 && controller.abort() },
+    );
+    const outcome = await run.then((results) => results.filter((r) => !r.error).length, (err: unknown) => (isHierdocError(err, "E_CANCELLED") ? "cancelled" : err));
+    expect(outcome === "cancelled" || outcome === 2).toBe(true);
+    const saved = (await readFile(join(cancelCache, "contexts.jsonl"), "utf8")).trim().split("\n");
+    expect(saved).toHaveLength(2);
+  });
+
   it("honours retry-after on 429, then succeeds", async () => {
     let n = 0;
     const ok = anthropicResponder();

@@ -39,10 +39,20 @@ export interface ContextResult {
   error?: Error;
 }
 
+/** Options of {@link ContextGenerator.generate}. */
+export interface ContextGenerateOptions {
+  signal?: AbortSignal;
+  /**
+   * Called as contexts complete (cache hits count at once): requests done so far, and how many there are.
+   * Generators that answer per chunk report it; batch and structural generators may not.
+   */
+  onProgress?: (done: number, total: number) => void;
+}
+
 /** Writes a short context for each chunk (LLM or structural). */
 export interface ContextGenerator {
   readonly id: string;
-  generate(requests: ContextRequest[], options?: { signal?: AbortSignal }): Promise<ContextResult[]>;
+  generate(requests: ContextRequest[], options?: ContextGenerateOptions): Promise<ContextResult[]>;
 }
 
 /** A document for a keyword index: id, the text to index, and the source for filtering and removal. */

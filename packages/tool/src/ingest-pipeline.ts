@@ -158,7 +158,10 @@ async function buildRecords(
   let failures = 0;
   if (ctx.contextGenerator && parsed.chunks.length > 0) {
     const results = await time("context", () =>
-      ctx.contextGenerator!.generate(parsed.chunks.map((chunk) => ({ document: doc, chunk })), { signal: ctx.signal }),
+      ctx.contextGenerator!.generate(parsed.chunks.map((chunk) => ({ document: doc, chunk })), {
+        signal: ctx.signal,
+        onProgress: (done, total) => stage("context", { done, total }),
+      }),
     );
     for (const r of results) {
       if (r.error) failures++;
