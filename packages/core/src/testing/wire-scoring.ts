@@ -1,17 +1,12 @@
+import { cosine } from "./fixtures.js";
+
 /**
  * Cosine similarity of two equal-length number sequences (plain arrays from a JSON request, or typed
- * arrays), 0 when either is all zeros. For fake servers that score what a client sent.
+ * arrays), 0 when either is all zeros. For fake servers that score what a client sent. Same arithmetic as
+ * {@link cosine} (which only reads `length` and indexes), without converting to 32-bit floats.
  */
 export function cosineSimilarity(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+  return cosine(a as Float32Array, b as Float32Array);
 }
 
 /** Lower-cased letter/digit runs of `text`, without `stopWords`. */
