@@ -12,7 +12,7 @@ const nullableStr = { type: ["string", "null"] };
 
 const CrossReference: Json = {
   type: "object",
-  properties: { text: str, target_section_id: nullableStr, external: { type: "boolean" }, cited_document: nullableStr },
+  properties: { text: str, target_section_id: nullableStr, external: { type: "boolean" }, cited_document: nullableStr, target_source_path: str },
   required: ["text", "target_section_id", "external"],
 };
 const Definition: Json = {

@@ -20,7 +20,14 @@ export function resultJson(r: SearchResult): Record<string, unknown> {
     scores: r.scores,
     ranks: r.ranks,
     definitions: r.definitions.map((d) => ({ term: d.term, definition_text: d.definitionText, source_section: d.sourceSection })),
-    cross_references: r.crossReferences.map((x) => ({ text: x.text, target_section_id: x.targetSectionId, external: x.external })),
+    cross_references: r.crossReferences.map((x) => ({
+      text: x.text,
+      target_section_id: x.targetSectionId,
+      external: x.external,
+      // Where a citation leads outside this chunk's document: the target's file, or the cited document.
+      ...(x.targetSourcePath ? { target_source_path: x.targetSourcePath } : {}),
+      ...(x.citedDocument ? { cited_document: x.citedDocument } : {}),
+    })),
   };
 }
 
