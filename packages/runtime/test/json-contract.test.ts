@@ -13,7 +13,7 @@ const result = (crossReferences: SearchResult["crossReferences"]): SearchResult 
   sectionId: "§ 1983",
   sectionTitle: "Civil action for deprivation of rights",
   parentChain: ["Title 42", "§ 1983"],
-  chunkType: "text",
+  chunkType: "content",
   scores: { semantic: null, keyword: 1, exact: null },
   ranks: { semantic: null, keyword: 1, exact: null },
   definitions: [],
