@@ -8,3 +8,4 @@ export * from "./vector-check.js";
 export * from "./keep-last-by-id.js";
 export * from "./store-retry.js";
 export * from "./http-failure.js";
+export * from "./chunk-uuid.js";
