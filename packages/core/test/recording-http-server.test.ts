@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@jest/globals";
-import { RecordingHttpServer, closedPort, type RecordedHttpRequest } from "@hierdoc/core/testing";
+import { beforeEach, describe, expect, it } from "@jest/globals";
+import { RecordingHttpServer, closedPort, reopenableStore, serveDuringSuite, type RecordedHttpRequest } from "@hierdoc/core/testing";
+import type { VectorStoreAdapter } from "@hierdoc/core";
 
 interface Echoed extends RecordedHttpRequest {
   tag: string;
@@ -25,13 +26,8 @@ class EchoServer extends RecordingHttpServer<Echoed> {
   }
 }
 
-const server = new EchoServer();
-beforeAll(async () => {
-  await server.start();
-});
-afterAll(async () => {
-  await server.stop();
-});
+// serveDuringSuite starts it before these tests and stops it after them.
+const server = serveDuringSuite(new EchoServer());
 beforeEach(() => server.reset());
 
 describe("RecordingHttpServer", () => {
@@ -78,5 +74,20 @@ describe("RecordingHttpServer", () => {
     const port = await closedPort();
     const err = await fetch(`http://127.0.0.1:${port}/`).catch((e: unknown) => e as Error & { cause?: { code?: string } });
     expect((err as { cause?: { code?: string } }).cause?.code).toBe("ECONNREFUSED");
+  });
+
+  it("reopenableStore makes the store and each reopened store with make(), and cleans up with cleanup()", async () => {
+    const made: VectorStoreAdapter[] = [];
+    let cleaned = 0;
+    const make = (): VectorStoreAdapter => {
+      const s = { id: `s${made.length}` } as unknown as VectorStoreAdapter;
+      made.push(s);
+      return s;
+    };
+    const under = reopenableStore(make, () => cleaned++);
+    expect(under.store).toBe(made[0]);
+    expect(await under.reopen?.()).toBe(made[1]);
+    await under.cleanup();
+    expect([made.length, cleaned]).toEqual([2, 1]);
   });
 });

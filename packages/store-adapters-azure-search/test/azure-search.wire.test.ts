@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@jest/globals";
-import { closedPort, expectHierdocError, expectStoreUnavailable, makeStoreRecord, makeStoreRecords, makeVector, runStoreConformance } from "@hierdoc/core/testing";
+import { beforeEach, describe, expect, it } from "@jest/globals";
+import { closedPort, expectHierdocError, expectStoreUnavailable, makeStoreRecord, makeStoreRecords, makeVector, reopenableStore, runStoreConformance, serveDuringSuite } from "@hierdoc/core/testing";
 import { AzureSearchStore, documentKey } from "@hierdoc/store-adapters-azure-search";
 import { FakeAzureSearch } from "./fake-azure-search.js";
 
-const fake = new FakeAzureSearch();
+const fake = serveDuringSuite(new FakeAzureSearch());
 let seq = 0;
 const OPEN = { embedderId: "hash-4", dimensions: 4 };
-
-beforeAll(async () => {
-  await fake.start();
-});
-afterAll(async () => {
-  await fake.stop();
-});
 
 function store(extra: Partial<ConstructorParameters<typeof AzureSearchStore>[0]> = {}): AzureSearchStore {
   return new AzureSearchStore({ endpoint: fake.url, apiKey: "test-key", indexName: `i${++seq}`, retryDelayMs: 5, ...extra });
@@ -21,8 +14,7 @@ function store(extra: Partial<ConstructorParameters<typeof AzureSearchStore>[0]>
 runStoreConformance("azure-search (REST 2024-07-01 wire-format stand-in)", {
   async create() {
     const indexName = `conformance-${++seq}`;
-    const make = (): AzureSearchStore => new AzureSearchStore({ endpoint: fake.url, apiKey: "test-key", indexName, retryDelayMs: 5, maxBatchSize: 8 });
-    return { store: make(), reopen: async () => make(), cleanup: async () => void fake.indexes.delete(indexName) };
+    return reopenableStore(() => new AzureSearchStore({ endpoint: fake.url, apiKey: "test-key", indexName, retryDelayMs: 5, maxBatchSize: 8 }), () => fake.indexes.delete(indexName));
   },
   async unreachable() {
     return new AzureSearchStore({ endpoint: `http://127.0.0.1:${await closedPort()}`, apiKey: "k", retries: 1, retryDelayMs: 5 });

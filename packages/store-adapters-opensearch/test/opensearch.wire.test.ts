@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@jest/globals";
-import { closedPort, expectHierdocError, expectStoreUnavailable, makeStoreRecord, makeStoreRecords, makeVector, runStoreConformance } from "@hierdoc/core/testing";
+import { afterAll, beforeEach, describe, expect, it } from "@jest/globals";
+import { closedPort, expectHierdocError, expectStoreUnavailable, makeStoreRecord, makeStoreRecords, makeVector, reopenableStore, runStoreConformance, serveDuringSuite } from "@hierdoc/core/testing";
 import { OpenSearchStore, hybridPipelineBody, openSearchIndexBody } from "@hierdoc/store-adapters-opensearch";
 import { FakeOpenSearch } from "./fake-opensearch.js";
 
-const fake = new FakeOpenSearch();
+const fake = serveDuringSuite(new FakeOpenSearch());
 let seq = 0;
 const OPEN = { embedderId: "hash-4", dimensions: 4 };
-
-beforeAll(async () => {
-  await fake.start();
-});
-afterAll(async () => {
-  await fake.stop();
-});
 
 const open: OpenSearchStore[] = [];
 function store(extra: Partial<ConstructorParameters<typeof OpenSearchStore>[0]> = {}): OpenSearchStore {
@@ -27,8 +20,7 @@ afterAll(async () => {
 runStoreConformance("opensearch (REST wire-format stand-in)", {
   async create() {
     const index = `conformance-${++seq}`;
-    const make = (): OpenSearchStore => new OpenSearchStore({ node: fake.url, index, retryDelayMs: 5, maxBatchSize: 8 });
-    return { store: make(), reopen: async () => make(), cleanup: async () => void fake.indices.delete(index) };
+    return reopenableStore(() => new OpenSearchStore({ node: fake.url, index, retryDelayMs: 5, maxBatchSize: 8 }), () => fake.indices.delete(index));
   },
   async unreachable() {
     return new OpenSearchStore({ node: `http://127.0.0.1:${await closedPort()}`, retries: 1, retryDelayMs: 5 });

@@ -1,21 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@jest/globals";
-import { closedPort, expectHierdocError, expectStoreUnavailable, FIXTURE_DIMENSIONS, makeStoreRecord, makeStoreRecords, makeVector, runStoreConformance } from "@hierdoc/core/testing";
+import { beforeEach, describe, expect, it } from "@jest/globals";
+import { closedPort, expectHierdocError, expectStoreUnavailable, FIXTURE_DIMENSIONS, makeStoreRecord, makeStoreRecords, makeVector, reopenableStore, runStoreConformance, serveDuringSuite } from "@hierdoc/core/testing";
 import { PineconeStore, mapPineconeError } from "@hierdoc/store-adapters-pinecone";
 import { FakePinecone } from "./fake-pinecone.js";
 
-const conformance = new FakePinecone(FIXTURE_DIMENSIONS);
-const fake = new FakePinecone(4);
+const conformance = serveDuringSuite(new FakePinecone(FIXTURE_DIMENSIONS));
+const fake = serveDuringSuite(new FakePinecone(4));
 let seq = 0;
 const OPEN = { embedderId: "hash-4", dimensions: 4 };
-
-beforeAll(async () => {
-  await conformance.start();
-  await fake.start();
-});
-afterAll(async () => {
-  await conformance.stop();
-  await fake.stop();
-});
 
 function store(extra: Partial<ConstructorParameters<typeof PineconeStore>[0]> = {}): PineconeStore {
   return new PineconeStore({ apiKey: "test-key", host: fake.url, namespace: `ns${++seq}`, retryDelayMs: 5, ...extra });
@@ -24,15 +15,10 @@ function store(extra: Partial<ConstructorParameters<typeof PineconeStore>[0]> = 
 runStoreConformance("pinecone (data-plane REST wire-format stand-in)", {
   async create() {
     const namespace = `conformance-${++seq}`;
-    const make = (): PineconeStore => new PineconeStore({ apiKey: "test-key", host: conformance.url, namespace, retryDelayMs: 5, maxBatchSize: 8 });
-    return {
-      store: make(),
-      reopen: async () => make(),
-      cleanup: async () => {
-        conformance.namespaces.delete(namespace);
-        conformance.namespaces.delete(`${namespace}__hierdoc_meta`);
-      },
-    };
+    return reopenableStore(
+      () => new PineconeStore({ apiKey: "test-key", host: conformance.url, namespace, retryDelayMs: 5, maxBatchSize: 8 }),
+      () => [namespace, `${namespace}__hierdoc_meta`].forEach((ns) => conformance.namespaces.delete(ns)),
+    );
   },
   async unreachable() {
     return new PineconeStore({ apiKey: "k", host: `http://127.0.0.1:${await closedPort()}`, retries: 1, retryDelayMs: 5 });

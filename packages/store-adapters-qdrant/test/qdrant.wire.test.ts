@@ -1,20 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@jest/globals";
+import { beforeEach, describe, expect, it } from "@jest/globals";
 import { HierdocError } from "@hierdoc/core";
-import { closedPort, expectHierdocError, expectStoreUnavailable, makeStoreRecord, makeStoreRecords, makeVector, runStoreConformance } from "@hierdoc/core/testing";
+import { closedPort, expectHierdocError, expectStoreUnavailable, makeStoreRecord, makeStoreRecords, makeVector, reopenableStore, runStoreConformance, serveDuringSuite } from "@hierdoc/core/testing";
 import { QdrantClient } from "@qdrant/js-client-rest";
 import { QdrantStore, documentSparseVector, mapQdrantError, pointId, querySparseVector, termIndex } from "@hierdoc/store-adapters-qdrant";
 import { FakeQdrant } from "./fake-qdrant.js";
 
-const fake = new FakeQdrant();
+const fake = serveDuringSuite(new FakeQdrant());
 let seq = 0;
 const OPEN = { embedderId: "hash-4", dimensions: 4 };
-
-beforeAll(async () => {
-  await fake.start();
-});
-afterAll(async () => {
-  await fake.stop();
-});
 
 function store(extra: Partial<ConstructorParameters<typeof QdrantStore>[0]> = {}): QdrantStore {
   return new QdrantStore({ url: fake.url, collection: `c${++seq}`, retryDelayMs: 5, ...extra });
@@ -23,8 +16,7 @@ function store(extra: Partial<ConstructorParameters<typeof QdrantStore>[0]> = {}
 runStoreConformance("qdrant (REST wire-format stand-in)", {
   async create() {
     const collection = `conformance-${++seq}`;
-    const make = (): QdrantStore => new QdrantStore({ url: fake.url, collection, retryDelayMs: 5, maxBatchSize: 8 });
-    return { store: make(), reopen: async () => make(), cleanup: async () => void fake.collections.delete(collection) };
+    return reopenableStore(() => new QdrantStore({ url: fake.url, collection, retryDelayMs: 5, maxBatchSize: 8 }), () => fake.collections.delete(collection));
   },
   async unreachable() {
     return new QdrantStore({ url: `http://127.0.0.1:${await closedPort()}`, retries: 1, retryDelayMs: 5 });

@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@jest/globals";
-import { closedPort, expectHierdocError, expectStoreUnavailable, makeStoreRecord, makeStoreRecords, makeVector, runStoreConformance } from "@hierdoc/core/testing";
+import { beforeEach, describe, expect, it } from "@jest/globals";
+import { closedPort, expectHierdocError, expectStoreUnavailable, makeStoreRecord, makeStoreRecords, makeVector, reopenableStore, runStoreConformance, serveDuringSuite } from "@hierdoc/core/testing";
 import { WeaviateStore, mapWeaviateError, objectId } from "@hierdoc/store-adapters-weaviate";
 import { FakeWeaviate } from "./fake-weaviate.js";
 
-const fake = new FakeWeaviate();
+const fake = serveDuringSuite(new FakeWeaviate());
 let seq = 0;
 const OPEN = { embedderId: "hash-4", dimensions: 4 };
-
-beforeAll(async () => {
-  await fake.start();
-});
-afterAll(async () => {
-  await fake.stop();
-});
 
 function store(extra: Partial<ConstructorParameters<typeof WeaviateStore>[0]> = {}): WeaviateStore {
   return new WeaviateStore({ url: fake.url, className: `C${++seq}`, retryDelayMs: 5, ...extra });
@@ -21,8 +14,7 @@ function store(extra: Partial<ConstructorParameters<typeof WeaviateStore>[0]> = 
 runStoreConformance("weaviate (REST + GraphQL wire-format stand-in)", {
   async create() {
     const className = `Conformance${++seq}`;
-    const make = (): WeaviateStore => new WeaviateStore({ url: fake.url, className, retryDelayMs: 5, maxBatchSize: 8 });
-    return { store: make(), reopen: async () => make(), cleanup: async () => void fake.classes.delete(className) };
+    return reopenableStore(() => new WeaviateStore({ url: fake.url, className, retryDelayMs: 5, maxBatchSize: 8 }), () => fake.classes.delete(className));
   },
   async unreachable() {
     return new WeaviateStore({ url: `http://127.0.0.1:${await closedPort()}`, retries: 1, retryDelayMs: 5 });

@@ -22,3 +22,5 @@ export type { RecordedHttpRequest, ScriptedResponse } from "./recording-http-ser
 export { closedPort } from "./closed-port.js";
 export { axisVector, chunkRecordFor, paragraphRecords, randomVector } from "./paragraph-records.js";
 export { bm25Rank, cosineSimilarity, wordTokens } from "./wire-scoring.js";
+export { reopenableStore, serveDuringSuite } from "./serve-during-suite.js";
+export type { SuiteService } from "./serve-during-suite.js";
