@@ -50,6 +50,20 @@ export interface StartedCli {
   output(): string;
 }
 
+/** CLI processes started by this module that have not closed yet, with their close promise. */
+const live = new Map<ChildProcess, Promise<unknown>>();
+
+/**
+ * SIGKILLs every CLI process started by {@link startCli} / {@link runCli} that is still running and waits
+ * until each has closed (its timers are cleared then). Call it in `afterAll`: a test that fails or times
+ * out while awaiting a run would otherwise leave the child (and its kill timer) keeping Jest alive.
+ */
+export async function stopAllClis(): Promise<void> {
+  const pending = [...live.entries()];
+  for (const [child] of pending) child.kill("SIGKILL");
+  await Promise.all(pending.map(([, closed]) => closed));
+}
+
 /** Starts `hierdoc ARGS` as a subprocess (no NODE_OPTIONS inherited from Jest); kills it after `timeoutMs`. */
 export function startCli(args: string[], options: CliOptions = {}): StartedCli {
   const t0 = performance.now();
@@ -80,6 +94,14 @@ export function startCli(args: string[], options: CliOptions = {}): StartedCli {
       resolvePromise({ code: code ?? -1, signal, stdout, stderr, wallMs: performance.now() - t0, peakRssBytes: peak });
     });
   });
+  // Tracked until it closes (after a timeout `done` rejects first; the child and its sampler live until 'close').
+  live.set(
+    child,
+    new Promise<void>((resolveClosed) => {
+      child.once("close", () => resolveClosed());
+      child.once("error", () => resolveClosed());
+    }).finally(() => live.delete(child)),
+  );
   return { child, done, output: () => stdout + stderr };
 }
 

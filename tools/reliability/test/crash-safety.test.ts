@@ -3,7 +3,7 @@ import { watch, type FSWatcher } from "node:fs";
 import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { actFile, checkIndexFolder, fileHash, mutateCorpus, prng, runCli, startCli, writeCorpus, type CorpusState } from "../src/index.js";
+import { actFile, checkIndexFolder, fileHash, mutateCorpus, prng, runCli, startCli, stopAllClis, writeCorpus, type CorpusState } from "../src/index.js";
 
 // SIGKILLs the real `hierdoc ingest` (GloVe, memory store) at random points, many times, while the corpus
 // changes between runs (updates, a removal and an addition each time), then lets an ingest finish and
@@ -54,6 +54,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await stopAllClis(); // a CLI still running after a failed or timed-out test
   console.log(log.join("\n"));
   if (dir) await rm(dir, { recursive: true, force: true });
 });

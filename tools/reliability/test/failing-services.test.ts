@@ -10,7 +10,7 @@ import { HashEmbedder } from "@hierdoc/embeddings";
 import { Bm25Index } from "@hierdoc/keyword-search";
 import { MemoryStore } from "@hierdoc/store-adapters-memory";
 import { HierarchicalDocumentTool } from "@hierdoc/tool";
-import { SAMPLE, runCli } from "../src/index.js";
+import { SAMPLE, runCli, stopAllClis } from "../src/index.js";
 
 // LLM failures (429 / 529 / 500 / timeouts / malformed JSON) are covered in packages/contextualizer/test;
 // this file covers the keyword leg, an embedding API and (postgres-drop.int.test.ts) a store connection.
@@ -47,6 +47,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await stopAllClis();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
@@ -185,6 +186,8 @@ describe("an embedding API that fails (OpenAI-compatible, via the CLI)", () => {
     await new Promise<void>((r) => api.server.listen(0, "127.0.0.1", r));
   });
   afterAll(async () => {
+    // First any CLI left running by a failed or timed-out test: its open request would hold close() up.
+    await stopAllClis();
     await new Promise<void>((r) => api.server.close(() => r()));
   });
 

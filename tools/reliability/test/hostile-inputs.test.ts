@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { mb, runCli, writeHostileFixtures, sizesFromEnv, type CliRun, type Fixture } from "../src/index.js";
+import { mb, runCli, stopAllClis, writeHostileFixtures, sizesFromEnv, type CliRun, type Fixture } from "../src/index.js";
 
 // One `hierdoc ingest` of the whole hostile folder (the real CLI, GloVe, memory store). The 50 MB line,
 // 10,000 headings and 1,000-deep nesting are the issue's sizes; HIERDOC_HOSTILE_LONG_LINE_MB,
@@ -38,6 +38,7 @@ beforeAll(async () => {
 }, MAX_WALL_MS + 60_000);
 
 afterAll(async () => {
+  await stopAllClis(); // a CLI still running after a failed or timed-out test
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ChunkRecord } from "@hierdoc/core";
-import { checkIndexFolder, runCli } from "../src/index.js";
+import { checkIndexFolder, runCli, stopAllClis } from "../src/index.js";
 
 // A document that tells the context LLM to "ignore previous instructions", ingested through the CLI with an
 // Anthropic context model pointed at a local Messages-format server that obeys the injection and echoes it
@@ -87,6 +87,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // First any CLI left running by a failed or timed-out test: its open request would hold close() up.
+  await stopAllClis();
   await new Promise<void>((r) => llm.server.close(() => r()));
   if (dir) await rm(dir, { recursive: true, force: true });
 });
