@@ -124,6 +124,7 @@ describe("PostgresStore on PGlite", () => {
       await expectStoreUnavailable(store.upsert(makeStoreRecords(1, { dimensions: 4 })), { adapter: "postgres", operation: "upsert" });
     } finally {
       await store.close();
+      await second.stop(); // idempotent; on failure the extra socket server would keep listening
       await admin.query("DROP TABLE IF EXISTS goes_away; DROP TABLE IF EXISTS goes_away_meta");
     }
   });
@@ -138,21 +139,23 @@ describe("PostgresStore on PGlite", () => {
       retry: { attempts: 6, baseDelayMs: 100 },
     });
     let again: PGLiteSocketServer | undefined;
+    let restart: Promise<void> | undefined;
     try {
       await store.open({ embedderId: "e", dimensions: 4 });
       await store.upsert(makeStoreRecords(3, { dimensions: 4 }));
       await first.stop();
-      const restart = new Promise<void>((resolve) =>
-        setTimeout(async () => {
+      restart = new Promise<void>((resolve) =>
+        setTimeout(() => {
           again = new PGLiteSocketServer({ db, port, maxConnections: 2 });
-          await again.start();
-          resolve();
+          // Settles either way: a failed restart shows up as the read below failing.
+          void again.start().then(resolve, () => resolve());
         }, 150),
       );
       expect(await store.count()).toBe(3);
-      await restart;
     } finally {
       await store.close();
+      await first.stop(); // idempotent; on a failure before the restart it would keep listening
+      await restart; // a restart scheduled before a failure still starts `again`: stop it too
       await again?.stop();
       await admin.query("DROP TABLE IF EXISTS restarts; DROP TABLE IF EXISTS restarts_meta");
     }
