@@ -9,3 +9,4 @@ export * from "./keep-last-by-id.js";
 export * from "./store-retry.js";
 export * from "./http-failure.js";
 export * from "./chunk-uuid.js";
+export * from "./store-batches.js";
