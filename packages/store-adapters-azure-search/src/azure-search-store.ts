@@ -8,7 +8,7 @@ import type {
   StoreRecord,
   VectorStoreAdapter,
 } from "@hierdoc/core";
-import { HierdocError, assertVector, keepLastById, storeError } from "@hierdoc/core";
+import { HierdocError, assertVector, batchesOf, fetchInOrder, keepLastById, storeError } from "@hierdoc/core";
 import { AzureKeyCredential, SearchClient, SearchIndexClient, type SearchIndex, type SearchOptions } from "@azure/search-documents";
 import { ADAPTER, restStatus, withRetry, type RetryPolicy } from "./errors.js";
 import { META_KEY, VECTOR_ALGORITHM, azureIndexDefinition, documentKey, odataString } from "./index-schema.js";
@@ -175,32 +175,24 @@ export class AzureSearchStore implements VectorStoreAdapter {
       return { id: documentKey(record.id), chunkId: record.id, sourcePath: record.sourcePath, kind: "chunk", text: indexedText, record: JSON.stringify(rest), vector: Array.from(vector) } satisfies Doc;
     });
     const unique = keepLastById(docs, (d) => d.id);
-    const size = this.capabilities.maxBatchSize;
-    for (let i = 0; i < unique.length; i += size) await this.index("upsert", unique.slice(i, i + size));
+    for (const batch of batchesOf(unique, this.capabilities.maxBatchSize)) await this.index("upsert", batch);
   }
 
   /** Records for the given ids (one filtered search per batch: `search.in(id, …)`), in the order asked. */
   async get(ids: string[]): Promise<ChunkRecord[]> {
     this.ready("get");
-    const found = new Map<string, ChunkRecord>();
-    const size = this.capabilities.maxBatchSize;
-    for (let i = 0; i < ids.length; i += size) {
-      const keys = ids.slice(i, i + size).map(documentKey);
+    return fetchInOrder(ids, this.capabilities.maxBatchSize, async (batch) => {
+      const keys = batch.map(documentKey);
       const docs = await this.search("get", undefined, { filter: `search.in(id, ${odataString(keys.join(","))}, ',')`, top: keys.length, select: ["chunkId", "text", "record"] });
-      for (const { doc } of docs) {
-        const r = this.decode(doc);
-        found.set(r.id, r);
-      }
-    }
-    return ids.flatMap((id) => found.get(id) ?? []);
+      return docs.map(({ doc }) => this.decode(doc));
+    });
   }
 
   /** Removes documents by key with `delete` actions; unknown ids are ignored by the service. */
   async deleteByIds(ids: string[]): Promise<void> {
     this.ready("deleteByIds");
-    const size = this.capabilities.maxBatchSize;
-    for (let i = 0; i < ids.length; i += size) {
-      const keys = ids.slice(i, i + size).map(documentKey);
+    for (const batch of batchesOf(ids, this.capabilities.maxBatchSize)) {
+      const keys = batch.map(documentKey);
       await this.call("deleteByIds", (abortSignal) => this.client.deleteDocuments("id", keys, { abortSignal, throwOnAnyFailure: true }));
     }
   }

@@ -7,7 +7,7 @@ import type {
   StoreRecord,
   VectorStoreAdapter,
 } from "@hierdoc/core";
-import { HierdocError, assertVector, keepLastById, storeError } from "@hierdoc/core";
+import { HierdocError, assertVector, batchesOf, fetchInOrder, keepLastById, storeError } from "@hierdoc/core";
 import { ChromaClient, type Collection, type Where } from "chromadb";
 import { ADAPTER, withRetry, type RetryPolicy } from "./errors.js";
 import { decodeRecord, encodeRecord } from "./record-codec.js";
@@ -171,8 +171,7 @@ export class ChromaStore implements VectorStoreAdapter {
       this.checkVector(vector, "upsert", record.id);
     }
     const unique = keepLastById(records, (r) => r.record.id);
-    for (let i = 0; i < unique.length; i += this.caps.maxBatchSize) {
-      const batch = unique.slice(i, i + this.caps.maxBatchSize);
+    for (const batch of batchesOf(unique, this.caps.maxBatchSize)) {
       const encoded = batch.map(({ record }) => encodeRecord(record));
       await this.call("upsert", () =>
         collection.upsert({
@@ -188,26 +187,17 @@ export class ChromaStore implements VectorStoreAdapter {
   /** Records for the given ids, in the order asked; missing ids are skipped. */
   async get(ids: string[]): Promise<ChunkRecord[]> {
     const collection = this.ready("get");
-    const found = new Map<string, ChunkRecord>();
-    for (let i = 0; i < ids.length; i += this.caps.maxBatchSize) {
-      const slice = ids.slice(i, i + this.caps.maxBatchSize);
-      const res = await this.call("get", () => collection.get({ ids: slice, include: ["metadatas", "documents"] }));
-      res.ids.forEach((id, j) => found.set(id, decodeRecord(id, res.metadatas[j], res.documents[j])));
-    }
-    const out: ChunkRecord[] = [];
-    for (const id of ids) {
-      const record = found.get(id);
-      if (record !== undefined) out.push(record);
-    }
-    return out;
+    return fetchInOrder(ids, this.caps.maxBatchSize, async (batch) => {
+      const res = await this.call("get", () => collection.get({ ids: batch, include: ["metadatas", "documents"] }));
+      return res.ids.map((id, j) => decodeRecord(id, res.metadatas[j], res.documents[j]));
+    });
   }
 
   /** Removes records by id; unknown ids are ignored. */
   async deleteByIds(ids: string[]): Promise<void> {
     const collection = this.ready("deleteByIds");
-    for (let i = 0; i < ids.length; i += this.caps.maxBatchSize) {
-      const slice = ids.slice(i, i + this.caps.maxBatchSize);
-      await this.call("deleteByIds", () => collection.delete({ ids: slice }));
+    for (const batch of batchesOf(ids, this.caps.maxBatchSize)) {
+      await this.call("deleteByIds", () => collection.delete({ ids: batch }));
     }
   }
 

@@ -7,7 +7,7 @@ import type {
   StoreRecord,
   VectorStoreAdapter,
 } from "@hierdoc/core";
-import { HierdocError, assertVector, keepLastById, storeError } from "@hierdoc/core";
+import { HierdocError, assertVector, batchesOf, fetchInOrder, keepLastById, storeError } from "@hierdoc/core";
 import { connect, Index, makeArrowTable, rerankers, type Connection, type FtsOptions, type Table } from "@lancedb/lancedb";
 import type { Schema } from "apache-arrow";
 import { ADAPTER, mapLanceError } from "./errors.js";
@@ -125,8 +125,8 @@ export class LanceDbStore implements VectorStoreAdapter {
       this.checkVector(vector, "upsert", record.id);
     }
     const unique = keepLastById(records, (r) => r.record.id);
-    for (let i = 0; i < unique.length; i += LANCEDB_MAX_BATCH) {
-      const rows = unique.slice(i, i + LANCEDB_MAX_BATCH).map(({ record, vector }) => encodeRow(record, vector));
+    for (const batch of batchesOf(unique, LANCEDB_MAX_BATCH)) {
+      const rows = batch.map(({ record, vector }) => encodeRow(record, vector));
       await this.call("upsert", () =>
         table
           .mergeInsert("id")
@@ -141,24 +141,17 @@ export class LanceDbStore implements VectorStoreAdapter {
   /** Records for the given ids, in the order asked; missing ids are skipped. */
   async get(ids: string[]): Promise<ChunkRecord[]> {
     const table = this.ready("get");
-    const found = new Map<string, ChunkRecord>();
-    for (let i = 0; i < ids.length; i += ID_CHUNK) {
-      const slice = ids.slice(i, i + ID_CHUNK);
-      const rows = await this.call("get", () => table.query().where(sqlIn("id", slice)).select(["id", "text", "record"]).toArray());
-      for (const row of rows as { id: string; text: string; record: string }[]) found.set(row.id, decodeRow(row.id, row.text, row.record));
-    }
-    return ids.flatMap((id) => {
-      const r = found.get(id);
-      return r === undefined ? [] : [r];
+    return fetchInOrder(ids, ID_CHUNK, async (batch) => {
+      const rows = await this.call("get", () => table.query().where(sqlIn("id", batch)).select(["id", "text", "record"]).toArray());
+      return (rows as { id: string; text: string; record: string }[]).map((row) => decodeRow(row.id, row.text, row.record));
     });
   }
 
   /** Removes records by id; unknown ids are ignored. */
   async deleteByIds(ids: string[]): Promise<void> {
     const table = this.ready("deleteByIds");
-    for (let i = 0; i < ids.length; i += ID_CHUNK) {
-      const slice = ids.slice(i, i + ID_CHUNK);
-      await this.call("deleteByIds", () => table.delete(sqlIn("id", slice)));
+    for (const batch of batchesOf(ids, ID_CHUNK)) {
+      await this.call("deleteByIds", () => table.delete(sqlIn("id", batch)));
       this.ftsStale = true;
     }
   }

@@ -1,5 +1,5 @@
 import type { ChunkRecord, ScoredId, StoreCapabilities, StoreOpenOptions, StoreQuery, StoreRecord, VectorStoreAdapter } from "@hierdoc/core";
-import { HierdocError, assertVector, storeError } from "@hierdoc/core";
+import { HierdocError, assertVector, batchesOf, storeError } from "@hierdoc/core";
 import { MongoClient, type AnyBulkWriteOperation, type Collection, type Document } from "mongodb";
 import { ADAPTER, withRetry, type RetryPolicy } from "./errors.js";
 import { hybridPipeline, searchIndexDefinitions, textSearchPipeline, vectorSearchPipeline, type IndexNames } from "./pipelines.js";
@@ -137,9 +137,7 @@ export class MongoStore implements VectorStoreAdapter {
       const doc: ChunkDoc = { _id: record.id, sourcePath: record.sourcePath, text: indexedText, record: rest, vector: Array.from(vector) };
       return { replaceOne: { filter: { _id: record.id }, replacement: doc, upsert: true } };
     });
-    const size = this.capabilities.maxBatchSize;
-    for (let i = 0; i < ops.length; i += size) {
-      const batch = ops.slice(i, i + size);
+    for (const batch of batchesOf(ops, this.capabilities.maxBatchSize)) {
       await this.call("upsert", () => collection.bulkWrite(batch, { ordered: true }));
     }
   }

@@ -8,7 +8,7 @@ import type {
   StoreRecord,
   VectorStoreAdapter,
 } from "@hierdoc/core";
-import { HierdocError, assertVector, storeError } from "@hierdoc/core";
+import { HierdocError, assertVector, batchesOf, fetchInOrder, storeError } from "@hierdoc/core";
 import { Client } from "@opensearch-project/opensearch";
 import { ADAPTER, classifyStatus, responseFailure, withRetry, type RetryPolicy } from "./errors.js";
 import { EMBEDDER_KEY, hybridPipelineBody, openSearchIndexBody, type HybridWeights } from "./index-body.js";
@@ -177,9 +177,8 @@ export class OpenSearchStore implements VectorStoreAdapter {
       }
       this.checkVector(vector, "upsert", record.id);
     }
-    const size = this.capabilities.maxBatchSize;
-    for (let i = 0; i < records.length; i += size) {
-      const body = records.slice(i, i + size).flatMap(({ record, vector }) => {
+    for (const batch of batchesOf(records, this.capabilities.maxBatchSize)) {
+      const body = batch.flatMap(({ record, vector }) => {
         const { indexedText, ...rest } = record;
         return [
           { index: { _index: this.index, _id: record.id } },
@@ -193,23 +192,18 @@ export class OpenSearchStore implements VectorStoreAdapter {
   /** Records for the given ids (`_mget`, vectors excluded), in the order asked; missing ids are skipped. */
   async get(ids: string[]): Promise<ChunkRecord[]> {
     this.ready("get");
-    const found = new Map<string, ChunkRecord>();
-    const size = this.capabilities.maxBatchSize;
-    for (let i = 0; i < ids.length; i += size) {
-      const slice = ids.slice(i, i + size);
-      const res = await this.call("get", () => this.client.mget({ index: this.index, _source_excludes: ["vector"], body: { ids: slice } }));
+    return fetchInOrder(ids, this.capabilities.maxBatchSize, async (batch) => {
+      const res = await this.call("get", () => this.client.mget({ index: this.index, _source_excludes: ["vector"], body: { ids: batch } }));
       const docs = (res.body as unknown as { docs?: Array<Hit & { found?: boolean }> }).docs ?? [];
-      for (const d of docs) if (d.found) found.set(d._id, this.decode(d));
-    }
-    return ids.flatMap((id) => found.get(id) ?? []);
+      return docs.filter((d) => d.found).map((d) => this.decode(d));
+    });
   }
 
   /** Removes documents by id with `_bulk` `delete` actions; unknown ids (404 items) are ignored. */
   async deleteByIds(ids: string[]): Promise<void> {
     this.ready("deleteByIds");
-    const size = this.capabilities.maxBatchSize;
-    for (let i = 0; i < ids.length; i += size) {
-      await this.bulk("deleteByIds", ids.slice(i, i + size).map((id) => ({ delete: { _index: this.index, _id: id } })));
+    for (const batch of batchesOf(ids, this.capabilities.maxBatchSize)) {
+      await this.bulk("deleteByIds", batch.map((id) => ({ delete: { _index: this.index, _id: id } })));
     }
   }
 

@@ -1,5 +1,5 @@
 import type { ChunkRecord, ScoredId, StoreCapabilities, StoreOpenOptions, StoreQuery, StoreRecord, VectorStoreAdapter } from "@hierdoc/core";
-import { HierdocError, assertVector, keepLastById, storeError } from "@hierdoc/core";
+import { HierdocError, assertVector, batchesOf, fetchInOrder, keepLastById, storeError } from "@hierdoc/core";
 import { Pinecone, type Index, type RecordMetadata } from "@pinecone-database/pinecone";
 import { ADAPTER, timedFetch, withRetry, type RetryPolicy } from "./errors.js";
 
@@ -145,9 +145,7 @@ export class PineconeStore implements VectorStoreAdapter {
       return { id: record.id, values: Array.from(vector), metadata };
     });
     const unique = keepLastById(encoded, (r) => r.id);
-    const size = this.capabilities.maxBatchSize;
-    for (let i = 0; i < unique.length; i += size) {
-      const batch = unique.slice(i, i + size);
+    for (const batch of batchesOf(unique, this.capabilities.maxBatchSize)) {
       await this.call("upsert", () => this.index.upsert({ records: batch }));
     }
   }
@@ -155,22 +153,17 @@ export class PineconeStore implements VectorStoreAdapter {
   /** Records for the given ids (`GET /vectors/fetch`), in the order asked; missing ids are skipped. */
   async get(ids: string[]): Promise<ChunkRecord[]> {
     this.ready("get");
-    const found = new Map<string, ChunkRecord>();
-    for (let i = 0; i < ids.length; i += this.fetchBatchSize) {
-      const slice = ids.slice(i, i + this.fetchBatchSize);
-      const res = await this.call("get", () => this.index.fetch({ ids: slice }));
-      for (const [id, r] of Object.entries(res.records ?? {})) found.set(id, this.decode(id, r.metadata));
-    }
-    return ids.flatMap((id) => found.get(id) ?? []);
+    return fetchInOrder(ids, this.fetchBatchSize, async (batch) => {
+      const res = await this.call("get", () => this.index.fetch({ ids: batch }));
+      return Object.entries(res.records ?? {}).map(([id, r]) => this.decode(id, r.metadata));
+    });
   }
 
   /** Removes records by id (`POST /vectors/delete` with `ids`); unknown ids are ignored. */
   async deleteByIds(ids: string[]): Promise<void> {
     this.ready("deleteByIds");
-    const size = this.capabilities.maxBatchSize;
-    for (let i = 0; i < ids.length; i += size) {
-      const slice = ids.slice(i, i + size);
-      await this.call("deleteByIds", () => this.index.deleteMany({ ids: slice }));
+    for (const batch of batchesOf(ids, this.capabilities.maxBatchSize)) {
+      await this.call("deleteByIds", () => this.index.deleteMany({ ids: batch }));
     }
   }
 

@@ -8,7 +8,7 @@ import type {
   StoreRecord,
   VectorStoreAdapter,
 } from "@hierdoc/core";
-import { HierdocError, assertVector, keepLastById, storeError } from "@hierdoc/core";
+import { HierdocError, assertVector, batchesOf, fetchInOrder, keepLastById, storeError } from "@hierdoc/core";
 import { QdrantClient } from "@qdrant/js-client-rest";
 import { ADAPTER, isNotFound, withRetry, type RetryPolicy } from "./errors.js";
 import { pointId } from "./point-id.js";
@@ -165,9 +165,8 @@ export class QdrantStore implements VectorStoreAdapter {
       this.checkVector(vector, "upsert", record.id);
     }
     const unique = keepLastById(records, (r) => r.record.id);
-    const size = this.capabilities.maxBatchSize;
-    for (let i = 0; i < unique.length; i += size) {
-      const points = unique.slice(i, i + size).map(({ record, vector }) => {
+    for (const batch of batchesOf(unique, this.capabilities.maxBatchSize)) {
+      const points = batch.map(({ record, vector }) => {
         const sparse = documentSparseVector(record.indexedText, this.bm25);
         const vectors: Record<string, number[] | SparseVector> = { [DENSE_VECTOR]: Array.from(vector) };
         if (sparse.indices.length > 0) vectors[SPARSE_VECTOR] = sparse;
@@ -180,25 +179,17 @@ export class QdrantStore implements VectorStoreAdapter {
   /** Records for the given ids, in the order asked; missing ids are skipped. */
   async get(ids: string[]): Promise<ChunkRecord[]> {
     this.ready("get");
-    const found = new Map<string, ChunkRecord>();
-    const size = this.capabilities.maxBatchSize;
-    for (let i = 0; i < ids.length; i += size) {
-      const slice = ids.slice(i, i + size).map(pointId);
-      const points = await this.call("get", () => this.client.retrieve(this.collection, { ids: slice, with_payload: true, with_vector: false }));
-      for (const p of points) {
-        const r = this.decode(p.id, p.payload);
-        found.set(r.id, r);
-      }
-    }
-    return ids.flatMap((id) => found.get(id) ?? []);
+    return fetchInOrder(ids, this.capabilities.maxBatchSize, async (batch) => {
+      const points = await this.call("get", () => this.client.retrieve(this.collection, { ids: batch.map(pointId), with_payload: true, with_vector: false }));
+      return points.map((p) => this.decode(p.id, p.payload));
+    });
   }
 
   /** Removes records by id; unknown ids are ignored. */
   async deleteByIds(ids: string[]): Promise<void> {
     this.ready("deleteByIds");
-    const size = this.capabilities.maxBatchSize;
-    for (let i = 0; i < ids.length; i += size) {
-      const points = ids.slice(i, i + size).map(pointId);
+    for (const batch of batchesOf(ids, this.capabilities.maxBatchSize)) {
+      const points = batch.map(pointId);
       await this.call("deleteByIds", () => this.client.delete(this.collection, { wait: true, points }));
     }
   }

@@ -8,7 +8,7 @@ import type {
   StoreRecord,
   VectorStoreAdapter,
 } from "@hierdoc/core";
-import { HierdocError, assertVector, keepLastById, storeError } from "@hierdoc/core";
+import { HierdocError, assertVector, batchesOf, fetchInOrder, keepLastById, storeError } from "@hierdoc/core";
 import * as weaviateModule from "weaviate-ts-client";
 import { ApiKey, FusionType, type WeaviateClass, type WeaviateClient, type WhereFilter } from "weaviate-ts-client";
 import { ADAPTER, httpFailure, withRetry, type RetryPolicy } from "./errors.js";
@@ -167,9 +167,8 @@ export class WeaviateStore implements VectorStoreAdapter {
       this.checkVector(vector, "upsert", record.id);
     }
     const unique = keepLastById(records, (r) => r.record.id);
-    const size = this.capabilities.maxBatchSize;
-    for (let i = 0; i < unique.length; i += size) {
-      const objects = unique.slice(i, i + size).map(({ record, vector }) => {
+    for (const batch of batchesOf(unique, this.capabilities.maxBatchSize)) {
+      const objects = batch.map(({ record, vector }) => {
         const { indexedText, ...rest } = record;
         return {
           class: this.className,
@@ -192,26 +191,18 @@ export class WeaviateStore implements VectorStoreAdapter {
   /** Records for the given ids (GraphQL `Get` filtered on `chunkId`), in the order asked; missing ids are skipped. */
   async get(ids: string[]): Promise<ChunkRecord[]> {
     const client = this.ready("get");
-    const found = new Map<string, ChunkRecord>();
-    const size = this.capabilities.maxBatchSize;
-    for (let i = 0; i < ids.length; i += size) {
-      const slice = ids.slice(i, i + size);
+    return fetchInOrder(ids, this.capabilities.maxBatchSize, async (batch) => {
       const rows = await this.rows("get", () =>
-        client.graphql.get().withClassName(this.className).withFields(FIELDS).withWhere(anyOf("chunkId", slice)).withLimit(slice.length).do(),
+        client.graphql.get().withClassName(this.className).withFields(FIELDS).withWhere(anyOf("chunkId", batch)).withLimit(batch.length).do(),
       );
-      for (const row of rows) {
-        const r = this.decode(row);
-        found.set(r.id, r);
-      }
-    }
-    return ids.flatMap((id) => found.get(id) ?? []);
+      return rows.map((row) => this.decode(row));
+    });
   }
 
   /** Removes objects by id with batch deletes (`DELETE /v1/batch/objects`); unknown ids are ignored. */
   async deleteByIds(ids: string[]): Promise<void> {
     this.ready("deleteByIds");
-    const size = this.capabilities.maxBatchSize;
-    for (let i = 0; i < ids.length; i += size) await this.batchDelete("deleteByIds", anyOf("chunkId", ids.slice(i, i + size)));
+    for (const batch of batchesOf(ids, this.capabilities.maxBatchSize)) await this.batchDelete("deleteByIds", anyOf("chunkId", batch));
   }
 
   /** Removes every object of `sourcePath` with batch deletes filtered on `sourcePath`. */
