@@ -33,6 +33,8 @@ export interface EmbedRun {
   chunks: number;
   /** Model tokens fed to the model after truncation (without padding). */
   tokens: number;
+  /** chunks/s of every round of this configuration (the row's other numbers are the fastest round's). */
+  rounds?: number[];
   /** The chunks were sorted by length before batching (document order otherwise). */
   lengthSorted?: boolean;
   /** Positions computed: each batch padded to its longest text. */
@@ -107,7 +109,7 @@ export function renderEmbedderSection(r: EmbedderBenchResults): string {
       r.models.map((m) => [
         m.name,
         `${m.layers} × ${m.hidden} (${m.heads}, ${m.intermediate})`,
-        `${fmt(m.weights / 1e6)} M`,
+        `${fmt(m.weights / 1e6)} M (+ ${fmt((m.hidden * m.hidden + m.hidden) / 1e6)} M unused pooler in the published model)`,
         `${fmt(m.onnxMb)} MB`,
         m.quantizedMb !== undefined ? `${fmt(m.quantizedMb)} MB` : "—",
         `${fmt(m.writeMs / 1000)} s`,
@@ -143,84 +145,91 @@ export function renderEmbedderSection(r: EmbedderBenchResults): string {
   );
   out.push(
     `Measured: ${r.sample.measured} of the ${r.sample.totalChunks} ${r.sample.source} chunks (every ${fmt(r.sample.totalChunks / r.sample.measured)}th, in document order, as \`embedDocuments\` receives them: ` +
-      "batches are padded to their longest text). Each row is a fresh process: load = `TransformersEmbedder.load` (session creation and a one-text probe); " +
+      "batches are padded to their longest text). Each configuration ran in a fresh process per round, rounds interleaving the configurations; a row shows its fastest round " +
+      "(the least disturbed by other jobs; chunks/s of all rounds alongside) and the highest peak RSS of its rounds. Load = `TransformersEmbedder.load` (session creation and a one-text probe); " +
       `chunks per CPU-s = chunks over the process's user + system CPU time while embedding (all ONNX Runtime threads; less sensitive to other jobs than wall-clock, though spinning threads inflate it under contention, so it is a lower bound per core); ` +
       `peak RSS = that process's \`maxRSS\`; query latency = \`embedQuery\` of ${r.queries.n} ${r.queries.source} (mean ${fmt(r.queries.meanTokens)} tokens), one at a time after the documents.`,
     "",
   );
   out.push(
     markdownTable(
-      ["model", "dtype", "batch", "max tokens", "load", "chunks/s", "chunks per CPU-s", "tokens/s", "padding overhead", "query p50 / p95", "RSS after load", "peak RSS", "load avg (1 min) start → end"],
+      ["model", "dtype", "batch", "max tokens", "load", "chunks/s", "all rounds", "chunks per CPU-s", "tokens/s", "padding overhead", "query p50 / p95", "RSS after load", "peak RSS", "load avg (1 min) start → end"],
       r.runs.map((x) => [
         x.model,
         x.dtype,
         x.lengthSorted ? `${x.batch} (length-sorted)` : String(x.batch),
         String(x.maxLength),
-        `${fmt(x.loadMs)} ms`,
+        `${fmt(x.loadMs, 0)} ms`,
         fmt(x.chunksPerS),
+        x.rounds && x.rounds.length > 1 ? x.rounds.map((v) => fmt(v, 1)).join(", ") : "—",
         x.embedCpuMs ? fmt(x.chunks / (x.embedCpuMs / 1000)) : "—",
-        fmt(x.tokensPerS),
+        fmt(x.tokensPerS, 0),
         `${fmt(100 * (x.paddedTokens / x.tokens - 1), 0)} %`,
-        x.query ? `${fmt(x.query.p50)} / ${fmt(x.query.p95)} ms` : "—",
-        `${fmt(x.rssAfterLoadMb)} MB`,
-        `${fmt(x.peakRssMb)} MB`,
+        x.query ? `${fmt(x.query.p50, 1)} / ${fmt(x.query.p95, 1)} ms` : "—",
+        `${fmt(x.rssAfterLoadMb, 0)} MB`,
+        `${fmt(x.peakRssMb, 0)} MB`,
         `${x.loadAverageStart[0]!.toFixed(2)} → ${x.loadAverageEnd[0]!.toFixed(2)}`,
       ]),
-      ["left", "left", "right", "right", "right", "right", "right", "right", "right", "right", "right", "right", "right"],
+      ["left", "left", "right", "right", "right", "right", "right", "right", "right", "right", "right", "right", "right", "right"],
     ),
     "",
   );
   out.push("What it implies:", "");
-  const best = new Map<string, EmbedRun>();
-  for (const x of r.runs) if (x.maxLength >= 512 && x.dtype === "fp32" && !x.lengthSorted && (!best.has(x.model) || best.get(x.model)!.chunksPerS < x.chunksPerS)) best.set(x.model, x);
-  for (const [model, x] of best) {
-    const perChunk = r.sample.totalTokens / r.sample.totalChunks;
-    const sampleTokens = x.tokens / x.chunks;
-    const seconds = r.sample.totalChunks / x.chunksPerS;
-    out.push(
-      `- ${model}: best ${fmt(x.chunksPerS)} chunks/s (batch ${x.batch}) → embedding all ${r.sample.totalChunks} ${r.sample.source} chunks takes about ${hours(seconds)} ` +
-        `(${hours(r.sample.totalTokens / x.tokensPerS)} by tokens: the whole set averages ${fmt(perChunk)} tokens per chunk after truncation, the sample ${fmt(sampleTokens)}); ` +
-        `13,000 passages of that size ≈ ${hours(13000 / x.chunksPerS)}.` +
-        (x.embedCpuMs ? ` By CPU time (${fmt(x.chunks / (x.embedCpuMs / 1000))} chunks per CPU-s), ${r.cores} free cores would give at most about ${fmt((r.cores * x.chunks) / (x.embedCpuMs / 1000))} chunks/s.` : "") +
-        (r.glove ? ` GloVe-SIF on the same sample: ${fmt(r.glove.chunksPerS)} chunks/s, ${fmt(r.glove.chunksPerS / x.chunksPerS)}× faster.` : ""),
-    );
-  }
-  for (const x of r.runs.filter((y) => y.lengthSorted)) {
-    const fp = r.runs.find((y) => !y.lengthSorted && y.dtype === x.dtype && y.model === x.model && y.batch === x.batch && y.maxLength === x.maxLength);
-    if (fp) {
+  const perCpuS = (x: EmbedRun): number | undefined => (x.embedCpuMs ? x.chunks / (x.embedCpuMs / 1000) : undefined);
+  const full = (x: EmbedRun): boolean => x.maxLength >= 512 && x.dtype === "fp32";
+  for (const model of [...new Set(r.runs.map((x) => x.model))]) {
+    const mine = r.runs.filter((x) => x.model === model);
+    // What `provider: transformers` does today: batchSize 16 (its default), texts in input order.
+    const today = mine.find((x) => full(x) && !x.lengthSorted && x.batch === 16) ?? mine.find((x) => full(x) && !x.lengthSorted);
+    const sorted = mine.find((x) => full(x) && x.lengthSorted);
+    const all = r.sample.totalChunks;
+    const line = (x: EmbedRun): string =>
+      `${fmt(x.chunksPerS)} chunks/s → all ${all} ${r.sample.source} chunks in about ${hours(all / x.chunksPerS)}, 13,000 passages of that size in ${hours(13000 / x.chunksPerS)}` +
+      (perCpuS(x) ? `; by CPU time (${fmt(perCpuS(x))} chunks per CPU-s) ${r.cores} free cores would give at most ≈ ${fmt(r.cores * perCpuS(x)!)} chunks/s` : "");
+    if (today) {
       out.push(
-        `- Padding: \`embedDocuments\` batches texts in input order and transformers.js pads each batch to its longest text, so mixed chunk lengths waste work ` +
-          `(${fmt(100 * (fp.paddedTokens / fp.tokens - 1), 0)} % extra positions at batch ${fp.batch}). The same chunks sorted by length first: ${fmt(x.chunksPerS)} chunks/s against ${fmt(fp.chunksPerS)} ` +
-          `(${fmt(x.chunksPerS / fp.chunksPerS)}×) for ${x.model} — sorting by length inside the embedder (restoring the order afterwards) is a cheap win.`,
+        `- ${model}, as \`embedDocuments\` runs today (batch ${today.batch}, document order): ${line(today)}.` +
+          (r.glove ? ` GloVe-SIF on the same chunks: ${fmt(r.glove.chunksPerS, 0)} chunks/s, ${fmt(r.glove.chunksPerS / today.chunksPerS, 0)}× faster.` : ""),
       );
     }
-  }
-  for (const x of r.runs.filter((y) => y.dtype === "q8")) {
-    const fp = r.runs.find((y) => y.dtype === "fp32" && y.model === x.model && y.batch === x.batch && y.maxLength === x.maxLength);
-    if (fp) {
+    if (sorted) {
       out.push(
-        `- ${x.model} q8 (dynamic int8 projections, the \`model_quantized.onnx\` layout), batch ${x.batch}: ${fmt(x.chunksPerS)} chunks/s against fp32's ${fmt(fp.chunksPerS)} (${fmt(x.chunksPerS / fp.chunksPerS)}×); ` +
-          "int8 weights change the vectors slightly, so quality must be checked on the real quantized model.",
+        `- ${model}, the same chunks sorted by length before batching (batch ${sorted.batch}): ${line(sorted)}. ` +
+          (today
+            ? `transformers.js pads every batch to its longest text, and ObliQA chunk lengths vary widely (p50 ${r.sample.stats.p50}, p95 ${r.sample.stats.p95} tokens): in document order ${fmt(100 * (today.paddedTokens / today.tokens - 1), 0)} % of the computed positions are padding, sorted ${fmt(100 * (sorted.paddedTokens / sorted.tokens - 1), 0)} %. ` +
+              "Sorting by length inside the embedder (and restoring the order) is the cheapest speed-up available."
+            : ""),
       );
     }
-  }
-  const q = r.runs.find((x) => x.query && x.model === r.runs[0]?.model);
-  if (q?.query) {
-    out.push(
-      `- Query embedding: p50 ${fmt(q.query.p50)} ms / p95 ${fmt(q.query.p95)} ms for ${q.model}` +
-        (r.glove ? ` (GloVe: ${fmt(r.glove.queryMs)} ms mean)` : "") +
-        " — this adds to every search's latency (§4's hierdoc search p95 is a few milliseconds), so a transformer embedder dominates query time.",
-    );
+    for (const x of mine.filter((y) => y.dtype === "q8")) {
+      const fp = mine.find((y) => y.dtype === "fp32" && !y.lengthSorted && y.batch === x.batch && y.maxLength === x.maxLength);
+      if (fp) {
+        out.push(
+          `- ${model} q8 (dynamic int8 projections, the \`model_quantized.onnx\` layout), batch ${x.batch}: ${fmt(x.chunksPerS)} chunks/s against fp32's ${fmt(fp.chunksPerS)} (${fmt(x.chunksPerS / fp.chunksPerS)}×)` +
+            (perCpuS(x) && perCpuS(fp) ? `, per CPU-s ${fmt(perCpuS(x))} against ${fmt(perCpuS(fp))} (${fmt(perCpuS(x)! / perCpuS(fp)!)}×)` : "") +
+            "; int8 weights change the vectors slightly, so quality must be checked on the real quantized model.",
+        );
+      }
+    }
+    const queries = mine.filter((x) => x.query && x.dtype === "fp32").map((x) => x.query!);
+    if (queries.length) {
+      const p50s = queries.map((q) => q.p50);
+      out.push(
+        `- ${model} query embedding (one ObliQA question, fp32): p50 ${fmt(Math.min(...p50s), 1)}–${fmt(Math.max(...p50s), 1)} ms across the runs above (p95 up to ${fmt(Math.max(...queries.map((q) => q.p95)), 1)} ms), varying with the load` +
+          (r.glove ? `; GloVe: ${fmt(r.glove.queryMs, 3)} ms` : "") +
+          ". It adds to every search (§4's in-process hierdoc search p95 is a few milliseconds), so with a transformer embedder the query embedding dominates search latency.",
+      );
+    }
   }
   const m = r.runs.reduce((a, x) => Math.max(a, x.peakRssMb), 0);
-  out.push(`- Memory: up to ${fmt(m)} MB peak RSS per process in these runs (model weights, ONNX Runtime arenas, activations of the largest batch × 512 tokens).`);
+  out.push(`- Memory: up to ${fmt(m, 0)} MB peak RSS per process in these runs (model weights, ONNX Runtime arenas, activations of the largest batch × 512 tokens).`);
   out.push(
     "- The machine is shared (2 cores, other jobs running): a 1-minute load average above 2 means the numbers are pessimistic; on an idle machine expect them to rise " +
       "by up to the ratio of load average to cores. Compare rows only with similar load.",
     "",
   );
   out.push(EMBEDDER_SECTION_END);
-  return out.join("\n") + "\n";
+  return out.join("\n").replace(/\n{3,}/g, "\n\n") + "\n";
 }
 
 /**
