@@ -62,3 +62,15 @@ export function storeFailure(failure: StoreFailure): HierdocError {
     retryable: failure.retryable,
   });
 }
+
+/** Builds one adapter's errors: see {@link storeErrorBuilder}. */
+export type StoreErrorBuilder = (code: ErrorCode, operation: string, message: string, extra?: Record<string, unknown>, cause?: unknown) => HierdocError;
+
+/**
+ * A {@link storeError} bound to one adapter instance: every error names `adapter` and carries `details()`
+ * (read when the error is built: collection, index, URL…) followed by the call's own `extra`. Use it as
+ * an adapter's `error` field.
+ */
+export function storeErrorBuilder(adapter: string, details: () => Record<string, unknown> = () => ({})): StoreErrorBuilder {
+  return (code, operation, message, extra = {}, cause) => storeError(adapter, code, operation, message, { ...details(), ...extra }, { cause });
+}

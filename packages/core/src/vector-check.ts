@@ -32,3 +32,14 @@ export function assertVector(vector: Float32Array, dimensions: number, context: 
   }
 }
 
+
+/** Checks one adapter's vectors: see {@link vectorChecker}. */
+export type VectorChecker = (vector: Float32Array, operation: string, recordId?: string) => void;
+
+/**
+ * {@link assertVector} bound to one adapter instance: `dimensions()` and `details()` are read at each check
+ * (the store learns its size on `open`). Use it as an adapter's `checkVector` field.
+ */
+export function vectorChecker(adapter: string, dimensions: () => number, details: () => Record<string, unknown> = () => ({})): VectorChecker {
+  return (vector, operation, recordId) => assertVector(vector, dimensions(), { adapter, operation, recordId, details: details() });
+}

@@ -9,7 +9,9 @@ import {
   networkFailure,
   retryDelayMs,
   storeError,
+  storeErrorBuilder,
   storeFailure,
+  vectorChecker,
   withStoreRetry,
   withTimeLimit,
 } from "@hierdoc/core";
@@ -193,5 +195,23 @@ describe("keepLastById", () => {
     expect(keepLastById(items, (x) => x.id)).toEqual([{ id: "b", v: 2 }, { id: "a", v: 3 }]);
     const unique = [{ id: "a" }, { id: "b" }];
     expect(keepLastById(unique, (x) => x.id)).toBe(unique);
+  });
+});
+
+describe("storeErrorBuilder / vectorChecker", () => {
+  it("read the instance's details and size when an error is built, not when bound", () => {
+    const store = { index: "before", dimensions: 0 };
+    const error = storeErrorBuilder("fake", () => ({ index: store.index }));
+    const check = vectorChecker("fake", () => store.dimensions, () => ({ index: store.index }));
+    store.index = "after";
+    store.dimensions = 2;
+    const cause = new Error("io");
+    const err = error("E_STORE", "scan", "cannot read", { file: "x" }, cause);
+    expect(err.toJSON()).toEqual({ code: "E_STORE", message: "cannot read", retryable: false, details: { adapter: "fake", operation: "scan", index: "after", file: "x" } });
+    expect(err.cause).toBe(cause);
+    expect(() => check(new Float32Array(2), "vectorSearch")).not.toThrow();
+    const bad = thrown(() => check(new Float32Array(3), "upsert", "r1"));
+    expect(bad.details).toEqual({ adapter: "fake", operation: "upsert", index: "after", expectedDimensions: 2, actualDimensions: 3 });
+    expect(storeErrorBuilder("bare")("E_CONFIG", "configure", "no").details).toEqual({ adapter: "bare", operation: "configure" });
   });
 });
