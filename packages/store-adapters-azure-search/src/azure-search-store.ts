@@ -8,7 +8,7 @@ import type {
   StoreRecord,
   VectorStoreAdapter,
 } from "@hierdoc/core";
-import { HierdocError, assertVector, batchesOf, fetchInOrder, keepLastById, storeError } from "@hierdoc/core";
+import { HierdocError, batchesOf, fetchInOrder, keepLastById, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
 import { AzureKeyCredential, SearchClient, SearchIndexClient, type SearchIndex, type SearchOptions } from "@azure/search-documents";
 import { ADAPTER, restStatus, withRetry, type RetryPolicy } from "./errors.js";
 import { META_KEY, VECTOR_ALGORITHM, azureIndexDefinition, documentKey, odataString } from "./index-schema.js";
@@ -373,13 +373,9 @@ export class AzureSearchStore implements VectorStoreAdapter {
     if (this.dimensions === 0) throw this.error("E_STORE", operation, "azure-search store is not open; call open() first");
   }
 
-  private checkVector(vector: Float32Array, operation: string, recordId?: string): void {
-    assertVector(vector, this.dimensions, { adapter: ADAPTER, operation, recordId, details: { endpoint: this.endpoint, indexName: this.indexName } });
-  }
+  private readonly checkVector = vectorChecker(ADAPTER, () => this.dimensions, () => ({ endpoint: this.endpoint, indexName: this.indexName }));
 
-  private error(code: HierdocError["code"], operation: string, message: string, extra: Record<string, unknown> = {}): HierdocError {
-    return storeError(ADAPTER, code, operation, message, { endpoint: this.endpoint, indexName: this.indexName, ...extra });
-  }
+  private readonly error = storeErrorBuilder(ADAPTER, () => ({ endpoint: this.endpoint, indexName: this.indexName }));
 }
 
 /** `kind eq 'chunk'` plus the source filter; `null` = an empty path list, which matches nothing. */

@@ -7,7 +7,7 @@ import type {
   StoreRecord,
   VectorStoreAdapter,
 } from "@hierdoc/core";
-import { HierdocError, assertVector, batchesOf, fetchInOrder, keepLastById, storeError } from "@hierdoc/core";
+import { HierdocError, batchesOf, fetchInOrder, keepLastById, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
 import { ChromaClient, type Collection, type Where } from "chromadb";
 import { ADAPTER, withRetry, type RetryPolicy } from "./errors.js";
 import { decodeRecord, encodeRecord } from "./record-codec.js";
@@ -288,11 +288,7 @@ export class ChromaStore implements VectorStoreAdapter {
     return this.collection;
   }
 
-  private checkVector(vector: Float32Array, operation: string, recordId?: string): void {
-    assertVector(vector, this.dimensions, { adapter: ADAPTER, operation, recordId });
-  }
+  private readonly checkVector = vectorChecker(ADAPTER, () => this.dimensions);
 
-  private error(code: HierdocError["code"], operation: string, message: string, extra: Record<string, unknown> = {}): HierdocError {
-    return storeError(ADAPTER, code, operation, message, extra);
-  }
+  private readonly error = storeErrorBuilder(ADAPTER);
 }

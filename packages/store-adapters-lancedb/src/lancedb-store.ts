@@ -7,7 +7,7 @@ import type {
   StoreRecord,
   VectorStoreAdapter,
 } from "@hierdoc/core";
-import { HierdocError, assertVector, batchesOf, fetchInOrder, keepLastById, storeError } from "@hierdoc/core";
+import { HierdocError, batchesOf, fetchInOrder, keepLastById, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
 import { connect, Index, makeArrowTable, rerankers, type Connection, type FtsOptions, type Table } from "@lancedb/lancedb";
 import type { Schema } from "apache-arrow";
 import { ADAPTER, mapLanceError } from "./errors.js";
@@ -328,11 +328,7 @@ export class LanceDbStore implements VectorStoreAdapter {
     return this.table;
   }
 
-  private checkVector(vector: Float32Array, operation: string, recordId?: string): void {
-    assertVector(vector, this.dimensions, { adapter: ADAPTER, operation, recordId, details: { uri: this.uri } });
-  }
+  private readonly checkVector = vectorChecker(ADAPTER, () => this.dimensions, () => ({ uri: this.uri }));
 
-  private error(code: HierdocError["code"], operation: string, message: string, extra: Record<string, unknown> = {}): HierdocError {
-    return storeError(ADAPTER, code, operation, message, { uri: this.uri, ...extra });
-  }
+  private readonly error = storeErrorBuilder(ADAPTER, () => ({ uri: this.uri }));
 }

@@ -7,7 +7,7 @@ import type {
   StoreRecord,
   VectorStoreAdapter,
 } from "@hierdoc/core";
-import { HierdocError, assertVector, storeError } from "@hierdoc/core";
+import { HierdocError, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
 import { readManifest, readSnapshot, removeStale, writeSnapshot, type Snapshot, type SnapshotManifest } from "./snapshot.js";
 import { VectorMatrix } from "./vector-matrix.js";
 
@@ -277,9 +277,7 @@ export class MemoryStore implements VectorStoreAdapter {
     return this.matrix;
   }
 
-  private checkVector(vector: Float32Array, operation: string, recordId?: string): void {
-    assertVector(vector, (this.matrix as VectorMatrix).dimensions, { adapter: ADAPTER, operation, recordId });
-  }
+  private readonly checkVector = vectorChecker(ADAPTER, () => (this.matrix as VectorMatrix).dimensions);
 
   private async wrapIo<T>(operation: string, fn: () => Promise<T>): Promise<T> {
     try {
@@ -290,7 +288,5 @@ export class MemoryStore implements VectorStoreAdapter {
     }
   }
 
-  private error(code: HierdocError["code"], operation: string, message: string, extra: Record<string, unknown> = {}, cause?: unknown): HierdocError {
-    return storeError(ADAPTER, code, operation, message, extra, { cause });
-  }
+  private readonly error = storeErrorBuilder(ADAPTER);
 }

@@ -1,5 +1,5 @@
 import type { ChunkRecord, ScoredId, StoreCapabilities, StoreOpenOptions, StoreQuery, StoreRecord, VectorStoreAdapter } from "@hierdoc/core";
-import { HierdocError, assertVector, batchesOf, storeError } from "@hierdoc/core";
+import { HierdocError, assertVector, batchesOf, storeErrorBuilder } from "@hierdoc/core";
 import { MongoClient, type AnyBulkWriteOperation, type Collection, type Document } from "mongodb";
 import { ADAPTER, withRetry, type RetryPolicy } from "./errors.js";
 import { hybridPipeline, searchIndexDefinitions, textSearchPipeline, vectorSearchPipeline, type IndexNames } from "./pipelines.js";
@@ -278,9 +278,7 @@ export class MongoStore implements VectorStoreAdapter {
     assertVector(vector, this.dimensions, { adapter: ADAPTER, operation, recordId, details: { collection: this.collectionName } });
   }
 
-  private error(code: HierdocError["code"], operation: string, message: string, extra: Record<string, unknown> = {}): HierdocError {
-    return storeError(ADAPTER, code, operation, message, { collection: this.collectionName, ...extra });
-  }
+  private readonly error = storeErrorBuilder(ADAPTER, () => ({ collection: this.collectionName }));
 }
 
 function decode(doc: ChunkDoc): ChunkRecord {

@@ -8,7 +8,7 @@ import type {
   StoreRecord,
   VectorStoreAdapter,
 } from "@hierdoc/core";
-import { HierdocError, assertVector, batchesOf, fetchInOrder, storeError } from "@hierdoc/core";
+import { HierdocError, batchesOf, fetchInOrder, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
 import { Client } from "@opensearch-project/opensearch";
 import { ADAPTER, classifyStatus, responseFailure, withRetry, type RetryPolicy } from "./errors.js";
 import { EMBEDDER_KEY, hybridPipelineBody, openSearchIndexBody, type HybridWeights } from "./index-body.js";
@@ -362,13 +362,9 @@ export class OpenSearchStore implements VectorStoreAdapter {
     if (!this.opened) throw this.error("E_STORE", operation, "opensearch store is not open; call open() first");
   }
 
-  private checkVector(vector: Float32Array, operation: string, recordId?: string): void {
-    assertVector(vector, this.dimensions, { adapter: ADAPTER, operation, recordId, details: { index: this.index } });
-  }
+  private readonly checkVector = vectorChecker(ADAPTER, () => this.dimensions, () => ({ index: this.index }));
 
-  private error(code: HierdocError["code"], operation: string, message: string, extra: Record<string, unknown> = {}): HierdocError {
-    return storeError(ADAPTER, code, operation, message, { index: this.index, ...extra });
-  }
+  private readonly error = storeErrorBuilder(ADAPTER, () => ({ index: this.index }));
 }
 
 interface MappingLike {

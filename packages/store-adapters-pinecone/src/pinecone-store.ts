@@ -1,5 +1,5 @@
 import type { ChunkRecord, ScoredId, StoreCapabilities, StoreOpenOptions, StoreQuery, StoreRecord, VectorStoreAdapter } from "@hierdoc/core";
-import { HierdocError, assertVector, batchesOf, fetchInOrder, keepLastById, storeError } from "@hierdoc/core";
+import { HierdocError, batchesOf, fetchInOrder, keepLastById, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
 import { Pinecone, type Index, type RecordMetadata } from "@pinecone-database/pinecone";
 import { ADAPTER, timedFetch, withRetry, type RetryPolicy } from "./errors.js";
 
@@ -247,11 +247,7 @@ export class PineconeStore implements VectorStoreAdapter {
     if (this.dimensions === 0) throw this.error("E_STORE", operation, "pinecone store is not open; call open() first");
   }
 
-  private checkVector(vector: Float32Array, operation: string, recordId?: string): void {
-    assertVector(vector, this.dimensions, { adapter: ADAPTER, operation, recordId, details: { host: this.host, namespace: this.namespace } });
-  }
+  private readonly checkVector = vectorChecker(ADAPTER, () => this.dimensions, () => ({ host: this.host, namespace: this.namespace }));
 
-  private error(code: HierdocError["code"], operation: string, message: string, extra: Record<string, unknown> = {}): HierdocError {
-    return storeError(ADAPTER, code, operation, message, { host: this.host, namespace: this.namespace, ...extra });
-  }
+  private readonly error = storeErrorBuilder(ADAPTER, () => ({ host: this.host, namespace: this.namespace }));
 }

@@ -8,7 +8,7 @@ import type {
   StoreRecord,
   VectorStoreAdapter,
 } from "@hierdoc/core";
-import { HierdocError, assertVector, batchesOf, fetchInOrder, keepLastById, storeError } from "@hierdoc/core";
+import { HierdocError, batchesOf, fetchInOrder, keepLastById, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
 import { QdrantClient } from "@qdrant/js-client-rest";
 import { ADAPTER, isNotFound, withRetry, type RetryPolicy } from "./errors.js";
 import { pointId } from "./point-id.js";
@@ -327,13 +327,9 @@ export class QdrantStore implements VectorStoreAdapter {
     if (!this.opened) throw this.error("E_STORE", operation, "qdrant store is not open; call open() first");
   }
 
-  private checkVector(vector: Float32Array, operation: string, recordId?: string): void {
-    assertVector(vector, this.dimensions, { adapter: ADAPTER, operation, recordId, details: { collection: this.collection } });
-  }
+  private readonly checkVector = vectorChecker(ADAPTER, () => this.dimensions, () => ({ collection: this.collection }));
 
-  private error(code: HierdocError["code"], operation: string, message: string, extra: Record<string, unknown> = {}): HierdocError {
-    return storeError(ADAPTER, code, operation, message, { collection: this.collection, ...extra });
-  }
+  private readonly error = storeErrorBuilder(ADAPTER, () => ({ collection: this.collection }));
 }
 
 /** `undefined` = no filter; `null` = an empty path list, which matches nothing. */

@@ -8,7 +8,7 @@ import type {
   StoreRecord,
   VectorStoreAdapter,
 } from "@hierdoc/core";
-import { HierdocError, assertVector, batchesOf, fetchInOrder, keepLastById, storeError } from "@hierdoc/core";
+import { HierdocError, batchesOf, fetchInOrder, keepLastById, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
 import * as weaviateModule from "weaviate-ts-client";
 import { ApiKey, FusionType, type WeaviateClass, type WeaviateClient, type WhereFilter } from "weaviate-ts-client";
 import { ADAPTER, httpFailure, withRetry, type RetryPolicy } from "./errors.js";
@@ -371,13 +371,9 @@ export class WeaviateStore implements VectorStoreAdapter {
     return this.client;
   }
 
-  private checkVector(vector: Float32Array, operation: string, recordId?: string): void {
-    assertVector(vector, this.dimensions, { adapter: ADAPTER, operation, recordId, details: { className: this.className } });
-  }
+  private readonly checkVector = vectorChecker(ADAPTER, () => this.dimensions, () => ({ className: this.className }));
 
-  private error(code: HierdocError["code"], operation: string, message: string, extra: Record<string, unknown> = {}): HierdocError {
-    return storeError(ADAPTER, code, operation, message, { className: this.className, ...extra });
-  }
+  private readonly error = storeErrorBuilder(ADAPTER, () => ({ className: this.className }));
 }
 
 function parseDescription(description: string | undefined): { embedderId?: unknown; dimensions?: unknown } | undefined {
