@@ -1,7 +1,8 @@
-import Anthropic from "@anthropic-ai/sdk";
-import OpenAI from "openai";
+import type { Anthropic } from "@anthropic-ai/sdk";
+import type { OpenAI } from "openai";
 import { HierdocError, type RerankCandidate, type RerankScore, type Reranker } from "@hierdoc/core";
 import { candidateText, requireKey, withRetries, type RetryOptions } from "./retry.js";
+import { loadAnthropic, loadOpenAI } from "./sdk-loader.js";
 
 /** Which wire format the LLM speaks. */
 export type LlmRerankProvider = "anthropic" | "openai" | "openai-compatible";
@@ -36,27 +37,25 @@ const SYSTEM =
 /**
  * Reranks with an LLM (Anthropic Messages or OpenAI / compatible Chat Completions): candidates go in
  * batches of `batchSize` per prompt, the model returns JSON scores 0–10, ties keep the fused order.
- * Each call has a timeout and bounded retries; token usage is summed in {@link LlmReranker.usage}.
+ * Each call has a timeout and bounded retries; token usage is summed in {@link LlmReranker.usage}. The
+ * provider's SDK loads on the first `rerank`.
  * @throws HierdocError E_CONFIG without an API key (constructor); E_RERANK (unparseable reply, API error) / E_TIMEOUT.
  */
 export class LlmReranker implements Reranker {
   readonly id: string;
   readonly usage: RerankUsage = { calls: 0, inputTokens: 0, outputTokens: 0 };
-  private readonly anthropic?: Anthropic;
-  private readonly openai?: OpenAI;
+  private readonly apiKey: string;
+  private client?: { anthropic: Anthropic } | { openai: OpenAI };
 
   constructor(private readonly options: LlmRerankerOptions) {
     this.id = `llm:${options.provider}:${options.model}`;
-    const timeout = options.timeoutMs ?? 30_000;
     if (options.provider === "anthropic") {
-      const apiKey = requireKey("llm (anthropic)", options.apiKey, "ANTHROPIC_API_KEY");
-      this.anthropic = new Anthropic({ apiKey, baseURL: options.baseUrl ?? null, maxRetries: 0, timeout });
+      this.apiKey = requireKey("llm (anthropic)", options.apiKey, "ANTHROPIC_API_KEY");
     } else {
-      const apiKey = options.provider === "openai-compatible" ? (options.apiKey ?? "none") : requireKey("llm (openai)", options.apiKey, "OPENAI_API_KEY");
+      this.apiKey = options.provider === "openai-compatible" ? (options.apiKey ?? "none") : requireKey("llm (openai)", options.apiKey, "OPENAI_API_KEY");
       if (options.provider === "openai-compatible" && !options.baseUrl) {
         throw new HierdocError("E_CONFIG", "rerank.base_url: an openai-compatible LLM reranker needs base_url", { details: { path: "rerank.base_url" } });
       }
-      this.openai = new OpenAI({ apiKey, baseURL: options.baseUrl, maxRetries: 0, timeout });
     }
   }
 
@@ -89,17 +88,31 @@ export class LlmReranker implements Reranker {
     return withRetries(`llm ${this.options.provider}`, this.options, async (signal) => parseScores(await this.complete(user, signal, batch.length), batch));
   }
 
+  /** The provider's client, created (and its SDK loaded) on first use. */
+  private async getClient(): Promise<{ anthropic: Anthropic } | { openai: OpenAI }> {
+    if (!this.client) {
+      const { provider, baseUrl, timeoutMs } = this.options;
+      const common = { apiKey: this.apiKey, maxRetries: 0, timeout: timeoutMs ?? 30_000 };
+      this.client =
+        provider === "anthropic"
+          ? { anthropic: new (await loadAnthropic()).Anthropic({ ...common, baseURL: baseUrl ?? null }) }
+          : { openai: new (await loadOpenAI()).OpenAI({ ...common, baseURL: baseUrl }) };
+    }
+    return this.client;
+  }
+
   private async complete(user: string, signal: AbortSignal, n: number): Promise<string> {
     const maxTokens = 40 + n * 20;
-    if (this.anthropic) {
-      const msg = await this.anthropic.messages.create(
+    const client = await this.getClient();
+    if ("anthropic" in client) {
+      const msg = await client.anthropic.messages.create(
         { model: this.options.model, max_tokens: maxTokens, system: SYSTEM, messages: [{ role: "user", content: user }] },
         { signal, maxRetries: 0 },
       );
       this.count(msg.usage?.input_tokens, msg.usage?.output_tokens);
       return msg.content.map((b) => (b.type === "text" ? b.text : "")).join("");
     }
-    const res = await this.openai!.chat.completions.create(
+    const res = await client.openai.chat.completions.create(
       {
         model: this.options.model,
         temperature: 0,
