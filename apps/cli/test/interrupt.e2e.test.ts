@@ -3,12 +3,12 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BIN, REPO, runCli } from "./run-cli.js";
+import { BIN, REPO, runCli, track } from "./run-cli.js";
 
 /** Runs `hierdoc ingest` and sends SIGINT once stderr shows `after` files done; resolves with the exit. */
 function ingestAndInterrupt(args: string[], after: number): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, "ingest", ...args], { cwd: REPO, env: { ...process.env, NODE_OPTIONS: "" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = track(spawn(process.execPath, [BIN, "ingest", ...args], { cwd: REPO, env: { ...process.env, NODE_OPTIONS: "" }, stdio: ["ignore", "pipe", "pipe"] }));
     let stderr = "";
     let sent = false;
     const timer = setTimeout(() => {

@@ -30,7 +30,10 @@ describe("hierdoc serve (built binary, real HTTP on loopback)", () => {
           resolve(m[1]);
         }
       });
-      child!.once("exit", (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
+      child!.once("exit", (code) => {
+        clearTimeout(timer);
+        reject(new Error(`serve exited with ${code}: ${err}`));
+      });
     });
   }, 300_000);
 
