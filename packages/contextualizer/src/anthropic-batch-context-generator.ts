@@ -1,6 +1,6 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
+import type Anthropic from "@anthropic-ai/sdk";
 import type { ContextGenerator, ContextRequest, ContextResult, ConvertedDocument } from "@hierdoc/core";
 import { HierdocError } from "@hierdoc/core";
 import { anthropicCompletion, anthropicMessageParams, DEFAULT_ANTHROPIC_CONTEXT_MODEL } from "./anthropic-context-generator.js";
@@ -9,7 +9,8 @@ import { planContextJobs } from "./context-jobs.js";
 import { PROMPT_TEMPLATE_VERSION } from "./prompt.js";
 import { DEFAULT_RETRY_POLICY, sleep, withRetries, type RetryPolicy } from "./retry-policy.js";
 import { sanitizeContext } from "./sanitize-context.js";
-import { classifySdkError } from "./sdk-errors.js";
+import { classifySdkError, NO_SDK_ERRORS, type SdkErrorClasses } from "./sdk-errors.js";
+import { loadAnthropic } from "./sdk-loader.js";
 import { MODEL_PRICES, UsageMeter, type ContextUsage, type ModelPrice } from "./usage-accounting.js";
 
 /** Options of {@link AnthropicBatchContextGenerator}. */
@@ -71,13 +72,14 @@ export const BATCH_MODEL_PRICES: Readonly<Record<string, ModelPrice>> = Object.f
  * `<stateDir>/anthropic-batches.json` before waiting, so a restarted ingest collects a batch instead of
  * paying for it again. Chunks still pending when `maxWaitMs` runs out, and chunks the batch reports as
  * errored, expired or canceled, come back with a retryable error (indexed without context; the next ingest
- * collects or resubmits them).
+ * collects or resubmits them). The SDK loads on the first `generate` that has chunks to send or collect.
  */
 export class AnthropicBatchContextGenerator implements ContextGenerator {
   readonly id: string;
   readonly provider = "anthropic";
   readonly model: string;
-  private readonly client: Anthropic;
+  private client?: Anthropic;
+  private errors: SdkErrorClasses = NO_SDK_ERRORS;
   private readonly options: AnthropicBatchContextOptions;
   private readonly cache: ContextCache;
   private readonly meter: UsageMeter;
@@ -89,8 +91,7 @@ export class AnthropicBatchContextGenerator implements ContextGenerator {
     this.options = options;
     this.model = options.model ?? DEFAULT_ANTHROPIC_CONTEXT_MODEL;
     this.id = `anthropic:${this.model}:${PROMPT_TEMPLATE_VERSION}`;
-    const timeout = options.timeoutMs ?? 120_000;
-    this.client = options.client ?? new Anthropic({ apiKey: options.apiKey ?? null, baseURL: options.baseURL ?? null, maxRetries: 0, timeout });
+    this.client = options.client;
     this.cache = options.cache ?? new MemoryContextCache();
     this.meter = new UsageMeter(options.prices ?? BATCH_MODEL_PRICES);
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
@@ -128,8 +129,8 @@ export class AnthropicBatchContextGenerator implements ContextGenerator {
     for (let i = 0; i < toSubmit.length; i += size) {
       const part = toSubmit.slice(i, i + size);
       const temperature = this.options.temperature === undefined ? 0 : this.options.temperature;
-      const batch = await this.call("messages.batches.create", () =>
-        this.client.messages.batches.create(
+      const batch = await this.call("messages.batches.create", (client) =>
+        client.messages.batches.create(
           { requests: part.map((j) => ({ custom_id: j.key, params: anthropicMessageParams(this.model, maxTokens, temperature, j.input) })) },
           { signal, maxRetries: 0 },
         ),
@@ -142,7 +143,7 @@ export class AnthropicBatchContextGenerator implements ContextGenerator {
     for (;;) {
       const open: PendingBatch[] = [];
       for (const b of relevant) {
-        const info = await this.call("messages.batches.retrieve", () => this.client.messages.batches.retrieve(b.id, {}, { signal, maxRetries: 0 }), signal);
+        const info = await this.call("messages.batches.retrieve", (client) => client.messages.batches.retrieve(b.id, {}, { signal, maxRetries: 0 }), signal);
         if (info.processing_status !== "ended") {
           open.push(b);
           continue;
@@ -176,7 +177,7 @@ export class AnthropicBatchContextGenerator implements ContextGenerator {
 
   private async collect(batch: PendingBatch, failures: Map<string, HierdocError>, signal: AbortSignal | undefined): Promise<void> {
     const maxChars = this.options.maxContextChars ?? (this.options.maxTokens ?? 100) * 6;
-    const decoder = await this.call("messages.batches.results", () => this.client.messages.batches.results(batch.id, {}, { signal, maxRetries: 0 }), signal);
+    const decoder = await this.call("messages.batches.results", (client) => client.messages.batches.results(batch.id, {}, { signal, maxRetries: 0 }), signal);
     for await (const row of decoder) {
       const details = { adapter: "anthropic", operation: "messages.batches", batchId: batch.id };
       if (row.result.type !== "succeeded") {
@@ -195,11 +196,22 @@ export class AnthropicBatchContextGenerator implements ContextGenerator {
     }
   }
 
-  private call<T>(operation: string, fn: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-    const classify = (err: unknown) => classifySdkError(err, { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError }, "anthropic", operation);
-    return withRetries(fn, classify, this.policy, { signal }).catch((err: unknown) => {
+  private async call<T>(operation: string, fn: (client: Anthropic) => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+    const classify = (err: unknown) => classifySdkError(err, this.errors, "anthropic", operation);
+    try {
+      const client = await this.connect();
+      return await withRetries(() => fn(client), classify, this.policy, { signal });
+    } catch (err) {
       throw classify(err).error;
-    });
+    }
+  }
+
+  /** The client (given, or created with the SDK loaded on first use). */
+  private async connect(): Promise<Anthropic> {
+    const sdk = await loadAnthropic();
+    this.errors = sdk;
+    const { apiKey, baseURL, timeoutMs } = this.options;
+    return (this.client ??= new sdk.Anthropic({ apiKey: apiKey ?? null, baseURL: baseURL ?? null, maxRetries: 0, timeout: timeoutMs ?? 120_000 }));
   }
 
   private async loadState(): Promise<PendingBatch[]> {

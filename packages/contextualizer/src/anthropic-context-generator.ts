@@ -1,7 +1,8 @@
-import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
+import type Anthropic from "@anthropic-ai/sdk";
 import { LlmContextGenerator, type LlmCallInput, type LlmCompletion, type LlmContextOptions } from "./llm-context-generator.js";
 import { PROMPT_TEMPLATE_VERSION } from "./prompt.js";
-import { classifySdkError, type ClassifiedFailure } from "./sdk-errors.js";
+import { classifySdkError, NO_SDK_ERRORS, type ClassifiedFailure, type SdkErrorClasses } from "./sdk-errors.js";
+import { loadAnthropic } from "./sdk-loader.js";
 
 /** Options of {@link AnthropicContextGenerator}. */
 export interface AnthropicContextOptions extends Partial<LlmContextOptions> {
@@ -27,23 +28,30 @@ export const DEFAULT_ANTHROPIC_CONTEXT_MODEL = "claude-haiku-4-5";
  * length, 1024–4096 tokens by model, are not cached by Anthropic). Temperature 0, `max_tokens` =
  * `context_max_tokens`. SDK 1.16 no longer types `temperature`: it is sent as an extra field, and when the
  * API answers 400 naming `temperature`, the call is repeated once without it and later calls leave it out.
+ * The SDK loads on the first call.
  */
 export class AnthropicContextGenerator extends LlmContextGenerator {
   readonly id: string;
   readonly provider = "anthropic";
-  private readonly client: Anthropic;
+  private client?: Anthropic;
+  private errors: SdkErrorClasses = NO_SDK_ERRORS;
+  private readonly options: AnthropicContextOptions;
   private sendTemperature = true;
 
   /** @throws HierdocError E_CONFIG when no model name results */
   constructor(options: AnthropicContextOptions = {}) {
     super({ ...options, model: options.model ?? DEFAULT_ANTHROPIC_CONTEXT_MODEL }, 180_000);
     this.id = `anthropic:${this.model}:${PROMPT_TEMPLATE_VERSION}`;
-    this.client = options.client ?? new Anthropic({ apiKey: options.apiKey ?? null, baseURL: options.baseURL ?? null, maxRetries: 0, timeout: this.timeoutMs });
+    this.options = options;
+    this.client = options.client;
   }
 
   protected async complete(input: LlmCallInput, options: { signal?: AbortSignal; timeoutMs: number }): Promise<LlmCompletion> {
+    const sdk = await loadAnthropic();
+    this.errors = sdk;
+    const client = (this.client ??= new sdk.Anthropic({ apiKey: this.options.apiKey ?? null, baseURL: this.options.baseURL ?? null, maxRetries: 0, timeout: this.timeoutMs }));
     const send = (withTemperature: boolean) =>
-      this.client.messages.create(anthropicMessageParams(this.model, this.maxTokens, withTemperature ? this.temperature : null, input), {
+      client.messages.create(anthropicMessageParams(this.model, this.maxTokens, withTemperature ? this.temperature : null, input), {
         signal: options.signal,
         timeout: options.timeoutMs,
         maxRetries: 0,
@@ -51,7 +59,7 @@ export class AnthropicContextGenerator extends LlmContextGenerator {
     try {
       return anthropicCompletion(await send(this.sendTemperature));
     } catch (err) {
-      const rejectsTemperature = err instanceof APIError && err.status === 400 && /temperature/i.test(err.message);
+      const rejectsTemperature = err instanceof sdk.APIError && err.status === 400 && /temperature/i.test(err.message);
       if (!rejectsTemperature || !this.sendTemperature || this.temperature === null) throw err;
       this.sendTemperature = false;
       return anthropicCompletion(await send(false));
@@ -59,7 +67,7 @@ export class AnthropicContextGenerator extends LlmContextGenerator {
   }
 
   protected classify(err: unknown): ClassifiedFailure {
-    return classifySdkError(err, { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError }, this.provider, "messages.create");
+    return classifySdkError(err, this.errors, this.provider, "messages.create");
   }
 }
 

@@ -1,7 +1,8 @@
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, AzureOpenAI } from "openai";
+import type OpenAI from "openai";
 import { LlmContextGenerator, type LlmCallInput, type LlmCompletion, type LlmContextOptions } from "./llm-context-generator.js";
 import { PROMPT_TEMPLATE_VERSION, renderContextPrompt } from "./prompt.js";
-import { classifySdkError, type ClassifiedFailure } from "./sdk-errors.js";
+import { classifySdkError, NO_SDK_ERRORS, type ClassifiedFailure, type SdkErrorClasses } from "./sdk-errors.js";
+import { loadOpenAI } from "./sdk-loader.js";
 
 /** Azure OpenAI settings: the resource endpoint, API version and deployment (used as the model). */
 export interface AzureContextSettings {
@@ -40,11 +41,14 @@ export const DEFAULT_OPENAI_CONTEXT_MODEL = "gpt-4o-mini";
  * Contexts from a Chat Completions model: OpenAI, Azure OpenAI, or any OpenAI-compatible server. The plan's
  * prompt is one user message with the document first, so the providers' automatic prefix caching (OpenAI:
  * prompts ≥ 1024 tokens) serves the later chunks of a document; cached tokens are reported as cache reads.
+ * The SDK loads on the first call.
  */
 export class OpenAIContextGenerator extends LlmContextGenerator {
   readonly id: string;
   readonly provider: "openai" | "openai-compatible" | "azure-openai";
-  private readonly client: OpenAI;
+  private client?: OpenAI;
+  private errors: SdkErrorClasses = NO_SDK_ERRORS;
+  private readonly options: OpenAIContextOptions;
   private readonly maxTokensField: "max_tokens" | "max_completion_tokens";
 
   /** @throws HierdocError E_CONFIG when `openai-compatible` has no model name */
@@ -55,16 +59,26 @@ export class OpenAIContextGenerator extends LlmContextGenerator {
     this.provider = provider;
     this.id = `${provider}:${this.model}:${PROMPT_TEMPLATE_VERSION}`;
     this.maxTokensField = options.maxTokensField ?? (provider === "openai" ? "max_completion_tokens" : "max_tokens");
-    const common = { apiKey: options.apiKey ?? "", maxRetries: 0, timeout: this.timeoutMs };
-    this.client =
-      options.client ??
-      (options.azure
-        ? new AzureOpenAI({ ...common, endpoint: options.azure.endpoint, apiVersion: options.azure.apiVersion ?? "2024-10-21", deployment: options.azure.deployment })
-        : new OpenAI({ ...common, apiKey: options.apiKey ?? (provider === "openai-compatible" ? "not-needed" : ""), baseURL: options.baseURL ?? null }));
+    this.options = options;
+    this.client = options.client;
+  }
+
+  /** The client (given, or created with the SDK loaded on first use). */
+  private async connect(): Promise<OpenAI> {
+    const sdk = await loadOpenAI();
+    this.errors = sdk;
+    if (this.client) return this.client;
+    const { azure, apiKey, baseURL } = this.options;
+    const common = { apiKey: apiKey ?? "", maxRetries: 0, timeout: this.timeoutMs };
+    this.client = azure
+      ? new sdk.AzureOpenAI({ ...common, endpoint: azure.endpoint, apiVersion: azure.apiVersion ?? "2024-10-21", deployment: azure.deployment })
+      : new sdk.OpenAI({ ...common, apiKey: apiKey ?? (this.provider === "openai-compatible" ? "not-needed" : ""), baseURL: baseURL ?? null });
+    return this.client;
   }
 
   protected async complete(input: LlmCallInput, options: { signal?: AbortSignal; timeoutMs: number }): Promise<LlmCompletion> {
-    const completion = await this.client.chat.completions.create(
+    const client = await this.connect();
+    const completion = await client.chat.completions.create(
       {
         model: this.model,
         [this.maxTokensField]: this.maxTokens,
@@ -92,6 +106,6 @@ export class OpenAIContextGenerator extends LlmContextGenerator {
   }
 
   protected classify(err: unknown): ClassifiedFailure {
-    return classifySdkError(err, { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError }, this.provider, "chat.completions.create");
+    return classifySdkError(err, this.errors, this.provider, "chat.completions.create");
   }
 }

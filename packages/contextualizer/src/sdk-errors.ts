@@ -11,6 +11,19 @@ export interface SdkErrorClasses {
   APIUserAbortError: ErrorClass;
 }
 
+class NeverThrown extends Error {}
+
+/**
+ * Error classes no failure is an instance of: what a generator classifies with before its SDK has loaded
+ * (a failure then can only come from loading or from hierdoc itself).
+ */
+export const NO_SDK_ERRORS: SdkErrorClasses = {
+  APIError: NeverThrown,
+  APIConnectionError: NeverThrown,
+  APIConnectionTimeoutError: NeverThrown,
+  APIUserAbortError: NeverThrown,
+};
+
 /** A failure classified for the retry loop, with the HierdocError it becomes if it is the last one. */
 export interface ClassifiedFailure extends FailureInfo {
   error: HierdocError;
