@@ -1,6 +1,17 @@
 import type { KeywordDocument, KeywordIndex, KeywordSearchOptions, ScoredId } from "@hierdoc/core";
 import { HierdocError } from "@hierdoc/core";
-import { Client, errors as osErrors } from "@opensearch-project/opensearch";
+import type { Client } from "@opensearch-project/opensearch";
+
+type OpenSearchSdk = typeof import("@opensearch-project/opensearch");
+let sdkPromise: Promise<OpenSearchSdk> | undefined;
+
+/** The OpenSearch client package, loaded on first use (a failed load is tried again next time). */
+function loadOpenSearch(): Promise<OpenSearchSdk> {
+  return (sdkPromise ??= import("@opensearch-project/opensearch").catch((err: unknown) => {
+    sdkPromise = undefined;
+    throw err;
+  }));
+}
 
 /** Settings of an {@link OpenSearchKeywordIndex}. */
 export interface OpenSearchKeywordOptions {
@@ -50,10 +61,13 @@ export function openSearchIndexBody(bm25: { k1?: number; b?: number } = {}): Rec
  * creates the index with an explicit mapping on first write, bulk upserts and deletes, deletes by
  * source, and `match` queries with an optional `ids` filter. Driver errors become HierdocError
  * `E_KEYWORD_UNAVAILABLE` (or `E_TIMEOUT`) naming the adapter and operation, so the router can degrade.
+ * The client package loads on the first operation.
+ * @throws HierdocError E_CONFIG from the constructor for an invalid index name or an endpoint that is not a URL.
  */
 export class OpenSearchKeywordIndex implements KeywordIndex {
   readonly id = "opensearch";
-  private readonly client: Client;
+  private client?: Client;
+  private sdk?: OpenSearchSdk;
   private ensured = false;
 
   constructor(private readonly options: OpenSearchKeywordOptions) {
@@ -62,24 +76,21 @@ export class OpenSearchKeywordIndex implements KeywordIndex {
         details: { path: "keyword_index.index_name" },
       });
     }
-    this.client = options.client ?? new Client({
-      node: options.node,
-      auth: options.auth && "username" in options.auth ? options.auth : undefined,
-      headers: options.auth && "apiKey" in options.auth ? { authorization: `ApiKey ${options.auth.apiKey}` } : undefined,
-      ssl: options.tls ? { rejectUnauthorized: options.tls.rejectUnauthorized ?? true, ca: options.tls.ca } : undefined,
-      requestTimeout: options.requestTimeoutMs ?? 5000,
-      maxRetries: options.maxRetries ?? 1,
-    });
+    if (!options.client && !URL.canParse(options.node)) {
+      // Checked here because the client (which would reject it) is only created on the first operation.
+      throw new HierdocError("E_CONFIG", "OpenSearch endpoint is not a valid URL", { details: { path: "keyword_index.endpoint" } });
+    }
+    this.client = options.client;
   }
 
   /** Creates the index with hierdoc's mapping when it does not exist. */
   async ensureIndex(): Promise<void> {
     if (this.ensured) return;
-    await this.call("ensureIndex", async () => {
-      const exists = await this.client.indices.exists({ index: this.options.indexName });
+    await this.call("ensureIndex", async (client, osErrors) => {
+      const exists = await client.indices.exists({ index: this.options.indexName });
       if (!exists.body) {
         try {
-          await this.client.indices.create({ index: this.options.indexName, body: openSearchIndexBody(this.options.bm25) as never });
+          await client.indices.create({ index: this.options.indexName, body: openSearchIndexBody(this.options.bm25) as never });
         } catch (err) {
           if (!(err instanceof osErrors.ResponseError && err.body?.error?.type === "resource_already_exists_exception")) throw err;
         }
@@ -115,8 +126,8 @@ export class OpenSearchKeywordIndex implements KeywordIndex {
   /** Deletes every document of a source file; returns how many were deleted. */
   async removeBySource(sourcePath: string): Promise<number> {
     await this.ensureIndex();
-    return this.call("removeBySource", async () => {
-      const res = await this.client.deleteByQuery({
+    return this.call("removeBySource", async (client) => {
+      const res = await client.deleteByQuery({
         index: this.options.indexName,
         refresh: this.options.refresh === false ? false : true,
         body: { query: { term: { source_path: sourcePath } } },
@@ -133,9 +144,9 @@ export class OpenSearchKeywordIndex implements KeywordIndex {
     const body = options.allowIds
       ? { size: options.topK, _source: false, query: { bool: { must: [match], filter: [{ ids: { values: [...options.allowIds] } }] } } }
       : { size: options.topK, _source: false, query: match };
-    return this.call("search", async () => {
+    return this.call("search", async (client, osErrors) => {
       try {
-        const res = await this.client.search({ index: this.options.indexName, body: body as never });
+        const res = await client.search({ index: this.options.indexName, body: body as never });
         const hits = (res.body as { hits?: { hits?: Array<{ _id: string; _score: number | null }> } }).hits?.hits ?? [];
         return hits.map((h) => ({ id: h._id, score: h._score ?? 0 }));
       } catch (err) {
@@ -147,9 +158,9 @@ export class OpenSearchKeywordIndex implements KeywordIndex {
 
   /** Number of documents in the index (0 when it does not exist). */
   async size(): Promise<number> {
-    return this.call("size", async () => {
+    return this.call("size", async (client, osErrors) => {
       try {
-        const res = await this.client.count({ index: this.options.indexName });
+        const res = await client.count({ index: this.options.indexName });
         return Number((res.body as { count?: number }).count ?? 0);
       } catch (err) {
         if (err instanceof osErrors.ResponseError && err.statusCode === 404) return 0;
@@ -160,9 +171,9 @@ export class OpenSearchKeywordIndex implements KeywordIndex {
 
   /** Deletes the whole index (tests, `ingest --rebuild`). */
   async drop(): Promise<void> {
-    await this.call("drop", async () => {
+    await this.call("drop", async (client, osErrors) => {
       try {
-        await this.client.indices.delete({ index: this.options.indexName });
+        await client.indices.delete({ index: this.options.indexName });
       } catch (err) {
         if (!(err instanceof osErrors.ResponseError && err.statusCode === 404)) throw err;
       }
@@ -170,14 +181,14 @@ export class OpenSearchKeywordIndex implements KeywordIndex {
     this.ensured = false;
   }
 
-  /** Closes the client's connections. */
+  /** Closes the client's connections (nothing to close before the first operation). */
   async close(): Promise<void> {
-    await this.client.close();
+    await this.client?.close();
   }
 
   private async bulk(operation: string, body: Array<Record<string, unknown>>): Promise<void> {
-    await this.call(operation, async () => {
-      const res = await this.client.bulk({ body, refresh: this.options.refresh ?? "wait_for" } as never);
+    await this.call(operation, async (client) => {
+      const res = await client.bulk({ body, refresh: this.options.refresh ?? "wait_for" } as never);
       const out = res.body as { errors?: boolean; items?: Array<Record<string, { _id?: string; status?: number; error?: { type?: string; reason?: string } }>> };
       if (!out.errors) return;
       for (const item of out.items ?? []) {
@@ -191,16 +202,33 @@ export class OpenSearchKeywordIndex implements KeywordIndex {
     });
   }
 
-  private async call<T>(operation: string, fn: () => Promise<T>): Promise<T> {
+  /** The client (given, or created on first use) and the package's error classes. */
+  private async connect(): Promise<{ client: Client; errors: OpenSearchSdk["errors"] }> {
+    const sdk = (this.sdk ??= await loadOpenSearch());
+    const o = this.options;
+    this.client ??= new sdk.Client({
+      node: o.node,
+      auth: o.auth && "username" in o.auth ? o.auth : undefined,
+      headers: o.auth && "apiKey" in o.auth ? { authorization: `ApiKey ${o.auth.apiKey}` } : undefined,
+      ssl: o.tls ? { rejectUnauthorized: o.tls.rejectUnauthorized ?? true, ca: o.tls.ca } : undefined,
+      requestTimeout: o.requestTimeoutMs ?? 5000,
+      maxRetries: o.maxRetries ?? 1,
+    });
+    return { client: this.client, errors: sdk.errors };
+  }
+
+  private async call<T>(operation: string, fn: (client: Client, osErrors: OpenSearchSdk["errors"]) => Promise<T>): Promise<T> {
     try {
-      return await fn();
+      const { client, errors } = await this.connect();
+      return await fn(client, errors);
     } catch (err) {
       if (err instanceof HierdocError) throw err;
       const details = { adapter: "opensearch", operation, index: this.options.indexName };
-      if (err instanceof osErrors.TimeoutError) {
+      const osErrors = this.sdk?.errors;
+      if (osErrors && err instanceof osErrors.TimeoutError) {
         throw new HierdocError("E_TIMEOUT", `opensearch ${operation} timed out after ${this.options.requestTimeoutMs ?? 5000} ms`, { cause: err, retryable: true, details });
       }
-      if (err instanceof osErrors.ResponseError) {
+      if (osErrors && err instanceof osErrors.ResponseError) {
         const reason = err.body?.error?.reason ?? err.body?.error?.type ?? err.message;
         throw new HierdocError("E_KEYWORD_UNAVAILABLE", `opensearch ${operation} failed with HTTP ${err.statusCode}: ${reason}`, {
           cause: err, retryable: err.statusCode >= 500 || err.statusCode === 429, details: { ...details, status: err.statusCode },

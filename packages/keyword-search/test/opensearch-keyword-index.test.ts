@@ -122,6 +122,12 @@ describe("OpenSearchKeywordIndex against a local OpenSearch wire-format server",
   it("rejects an invalid index name with E_CONFIG", () => {
     expect(() => new OpenSearchKeywordIndex({ node, indexName: "Bad Name" })).toThrow(expect.objectContaining({ code: "E_CONFIG" }));
   });
+
+  it("rejects an endpoint that is not a URL with E_CONFIG at construction, before the client package loads", () => {
+    expect(() => new OpenSearchKeywordIndex({ node: "localhost 9200", indexName: "docs" })).toThrow(
+      expect.objectContaining({ code: "E_CONFIG", details: { path: "keyword_index.endpoint" } }),
+    );
+  });
 });
 
 const live = process.env.HIERDOC_OPENSEARCH_URL;
