@@ -99,8 +99,9 @@ export function renderEmbedderSection(r: EmbedderBenchResults): string {
       "of the named model (standard opset-17 ONNX graph: embeddings, LayerNormalization, multi-head attention with the additive mask, exact-erf GELU FFN; " +
       "weights N(0, 0.02²) from a fixed seed) and loads it through `TransformersEmbedder.load({ modelPath })` (transformers.js 4.3.2 on onnxruntime-node, fp32, mean pooling). " +
       "Compute cost does not depend on weight values, so throughput, latency and memory are those of the real architecture on this machine; " +
-      "**retrieval quality cannot be measured** with these weights and nothing here says anything about it. A real export (optimum) may differ in graph details " +
-      "(e.g. fused attention or GELU nodes), which ONNX Runtime's own graph optimisations largely equalise.",
+      "**retrieval quality cannot be measured** with these weights and nothing here says anything about it. ONNX Runtime's session optimiser fuses this graph's GELU " +
+      "(into `Gelu`) and the scaled query·key product (`FusedMatMul`) but not the attention block into its `Attention` kernel; a real export that was optimised " +
+      "offline for that kernel could be somewhat faster than these rows.",
     "",
   );
   out.push(
@@ -199,6 +200,16 @@ export function renderEmbedderSection(r: EmbedderBenchResults): string {
             ? `transformers.js pads every batch to its longest text, and ObliQA chunk lengths vary widely (p50 ${r.sample.stats.p50}, p95 ${r.sample.stats.p95} tokens): in document order ${fmt(100 * (today.paddedTokens / today.tokens - 1), 0)} % of the computed positions are padding, sorted ${fmt(100 * (sorted.paddedTokens / sorted.tokens - 1), 0)} %. ` +
               "Sorting by length inside the embedder (and restoring the order) is the cheapest speed-up available."
             : ""),
+      );
+    }
+    const short = mine.find((x) => x.dtype === "fp32" && x.maxLength < 512 && !x.lengthSorted);
+    const same = short && mine.find((x) => full(x) && !x.lengthSorted && x.batch === short.batch);
+    if (short && same) {
+      out.push(
+        `- ${model} truncated at ${short.maxLength} tokens (sentence-transformers' \`max_seq_length\` for MiniLM; hierdoc's embedder uses the tokenizer's \`model_max_length\`, 512 here), batch ${short.batch}: ` +
+          `${fmt(short.chunksPerS)} chunks/s against ${fmt(same.chunksPerS)} at 512` +
+          (perCpuS(short) && perCpuS(same) ? ` (per CPU-s ${fmt(perCpuS(short))} against ${fmt(perCpuS(same))})` : "") +
+          ` — only ${fmt(100 * r.sample.stats.truncatedShare, 1)} % of the chunks exceed 512 tokens, but in document order one long chunk sets the padded length of its whole batch.`,
       );
     }
     for (const x of mine.filter((y) => y.dtype === "q8")) {

@@ -65,6 +65,8 @@ describe("embedder benchmark section", () => {
     expect(md).toContain("| 25 % |"); // padding overhead 15 000 / 12 000 − 1
     expect(md).toContain("| 10.00 | 7.3, 10.0, 9.5 |"); // the fastest round, then every round
     expect(md).toContain("3.50 → 4.25");
+    expect(md).toContain("truncated at 256 tokens");
+    expect(md).toContain("batch 16: 20.00 chunks/s against 10.00 at 512");
   });
 
   it("splices the section before the notes, replaces it on the next run, and leaves the rest alone", () => {
