@@ -10,3 +10,4 @@ export * from "./store-retry.js";
 export * from "./http-failure.js";
 export * from "./chunk-uuid.js";
 export * from "./store-batches.js";
+export * from "./open-checks.js";

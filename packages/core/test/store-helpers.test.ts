@@ -2,6 +2,9 @@ import { describe, expect, it } from "@jest/globals";
 import {
   HierdocError,
   NETWORK_ERROR_CODES,
+  assertOpenDimensions,
+  assertSameDimensions,
+  assertSameEmbedder,
   assertVector,
   classifyHttpFailure,
   describeThrown,
@@ -213,5 +216,37 @@ describe("storeErrorBuilder / vectorChecker", () => {
     const bad = thrown(() => check(new Float32Array(3), "upsert", "r1"));
     expect(bad.details).toEqual({ adapter: "fake", operation: "upsert", index: "after", expectedDimensions: 2, actualDimensions: 3 });
     expect(storeErrorBuilder("bare")("E_CONFIG", "configure", "no").details).toEqual({ adapter: "bare", operation: "configure" });
+  });
+});
+
+describe("open checks", () => {
+  const error = storeErrorBuilder("fake", () => ({ collection: "c" }));
+  const open = { embedderId: "emb/a@1", dimensions: 4 };
+
+  it("assertOpenDimensions accepts a positive integer and rejects anything else with E_INVALID_ARGUMENT", () => {
+    expect(() => assertOpenDimensions(open, error)).not.toThrow();
+    for (const dimensions of [0, -1, 2.5, NaN]) {
+      const err = thrown(() => assertOpenDimensions({ ...open, dimensions }, error));
+      expect([err.code, err.details.operation, err.message]).toEqual(["E_INVALID_ARGUMENT", "open", `dimensions must be a positive integer, got ${dimensions}`]);
+    }
+  });
+
+  it("assertSameEmbedder names both embedder ids", () => {
+    expect(() => assertSameEmbedder('fake collection "c"', "emb/a@1", open, error)).not.toThrow();
+    const err = thrown(() => assertSameEmbedder('fake collection "c"', "emb/b@2", open, error));
+    expect(err.code).toBe("E_EMBEDDER_MISMATCH");
+    expect(err.message).toBe('fake collection "c" was built with embedder "emb/b@2", not "emb/a@1"; re-ingest or use the original embedder');
+    expect(err.details).toEqual({ adapter: "fake", operation: "open", collection: "c", indexEmbedderId: "emb/b@2", requestedEmbedderId: "emb/a@1" });
+  });
+
+  it("assertSameDimensions compares numbers and numeric metadata strings, and names both sizes", () => {
+    expect(() => assertSameDimensions("t", 4, open, error)).not.toThrow();
+    expect(() => assertSameDimensions("t", "4", open, error)).not.toThrow();
+    const err = thrown(() => assertSameDimensions("fake table t", "8", open, error));
+    expect(err.code).toBe("E_DIMENSION_MISMATCH");
+    expect(err.message).toBe("fake table t holds 8-dimensional vectors, not 4");
+    expect(err.details).toMatchObject({ indexDimensions: 8, requestedDimensions: 4 });
+    expect(thrown(() => assertSameDimensions("t", undefined, open, error)).message).toBe("t holds undefined-dimensional vectors, not 4");
+    expect(() => assertSameDimensions("t", "", open, error)).toThrow();
   });
 });
