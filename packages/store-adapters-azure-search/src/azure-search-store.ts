@@ -8,7 +8,7 @@ import type {
   StoreRecord,
   VectorStoreAdapter,
 } from "@hierdoc/core";
-import { HierdocError, batchesOf, fetchInOrder, keepLastById, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
+import { HierdocError, assertOpenDimensions, assertSameDimensions, assertSameEmbedder, batchesOf, fetchInOrder, keepLastById, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
 import { AzureKeyCredential, SearchClient, SearchIndexClient, type SearchIndex, type SearchOptions } from "@azure/search-documents";
 import { ADAPTER, restStatus, withRetry, type RetryPolicy } from "./errors.js";
 import { META_KEY, VECTOR_ALGORITHM, azureIndexDefinition, documentKey, odataString } from "./index-schema.js";
@@ -125,21 +125,14 @@ export class AzureSearchStore implements VectorStoreAdapter {
    *   cannot be reached (after retries); E_STORE for an index hierdoc did not create or a non-cosine one.
    */
   async open(options: StoreOpenOptions): Promise<void> {
-    if (!Number.isInteger(options.dimensions) || options.dimensions <= 0) {
-      throw this.error("E_INVALID_ARGUMENT", "open", `dimensions must be a positive integer, got ${options.dimensions}`);
-    }
+    assertOpenDimensions(options, this.error);
     const index = await this.getOrCreate(options);
     const vector = index.fields.find((f) => f.name === "vector") as { vectorSearchDimensions?: number } | undefined;
     const algorithm = index.vectorSearch?.algorithms?.find((a) => a.name === VECTOR_ALGORITHM) as { parameters?: { metric?: string } } | undefined;
     if (vector === undefined || index.fields.find((f) => f.name === "record") === undefined) {
       throw this.error("E_STORE", "open", `azure-search index "${this.indexName}" was not created by hierdoc (no "vector" / "record" fields)`);
     }
-    if (vector.vectorSearchDimensions !== options.dimensions) {
-      throw this.error("E_DIMENSION_MISMATCH", "open", `azure-search index "${this.indexName}" holds ${String(vector.vectorSearchDimensions)}-dimensional vectors, not ${options.dimensions}`, {
-        indexDimensions: vector.vectorSearchDimensions,
-        requestedDimensions: options.dimensions,
-      });
-    }
+    assertSameDimensions(`azure-search index "${this.indexName}"`, vector.vectorSearchDimensions, options, this.error);
     const metric = algorithm?.parameters?.metric;
     if (metric !== undefined && metric !== "cosine") throw this.error("E_STORE", "open", `azure-search index "${this.indexName}" uses the ${metric} metric; hierdoc needs cosine`);
     // The meta document is read with a filtered search rather than a lookup by key: it is one code path
@@ -147,13 +140,8 @@ export class AzureSearchStore implements VectorStoreAdapter {
     const [meta] = (await this.search("open", undefined, { filter: "kind eq 'meta'", top: 1, select: ["id", "embedderId", "dimensions"] })).map((r) => r.doc);
     if (meta === undefined) {
       await this.index("open", [{ id: META_KEY, kind: "meta", embedderId: options.embedderId, dimensions: options.dimensions }]);
-    } else if (meta.embedderId !== options.embedderId) {
-      throw this.error(
-        "E_EMBEDDER_MISMATCH",
-        "open",
-        `azure-search index "${this.indexName}" was built with embedder "${String(meta.embedderId)}", not "${options.embedderId}"; re-ingest or use the original embedder`,
-        { indexEmbedderId: meta.embedderId, requestedEmbedderId: options.embedderId },
-      );
+    } else {
+      assertSameEmbedder(`azure-search index "${this.indexName}"`, meta.embedderId, options, this.error);
     }
     this.dimensions = options.dimensions;
   }

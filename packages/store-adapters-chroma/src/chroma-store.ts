@@ -7,7 +7,7 @@ import type {
   StoreRecord,
   VectorStoreAdapter,
 } from "@hierdoc/core";
-import { HierdocError, batchesOf, fetchInOrder, keepLastById, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
+import { HierdocError, assertOpenDimensions, assertSameDimensions, assertSameEmbedder, batchesOf, fetchInOrder, keepLastById, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
 import { ChromaClient, type Collection, type Where } from "chromadb";
 import { ADAPTER, withRetry, type RetryPolicy } from "./errors.js";
 import { decodeRecord, encodeRecord } from "./record-codec.js";
@@ -118,9 +118,7 @@ export class ChromaStore implements VectorStoreAdapter {
    *   cannot be reached (after retries); E_STORE for a collection that is not hierdoc's or not cosine.
    */
   async open(options: StoreOpenOptions): Promise<void> {
-    if (!Number.isInteger(options.dimensions) || options.dimensions <= 0) {
-      throw this.error("E_INVALID_ARGUMENT", "open", `dimensions must be a positive integer, got ${options.dimensions}`);
-    }
+    assertOpenDimensions(options, this.error);
     const maxBatch = await this.call("open", () => this.client.getMaxBatchSize());
     if (maxBatch > 0) this.caps = capabilitiesFor(maxBatch);
     const collection = await this.getOrCreate(options);
@@ -133,20 +131,9 @@ export class ChromaStore implements VectorStoreAdapter {
         throw this.error("E_STORE", "open", `chroma collection "${this.collectionName}" holds ${n} records not written by hierdoc (no ${EMBEDDER_KEY} metadata)`);
       }
       await this.call("open", () => collection.modify({ metadata: { ...meta, [EMBEDDER_KEY]: options.embedderId, [DIMENSIONS_KEY]: options.dimensions } }));
-    } else if (embedderId !== options.embedderId) {
-      throw this.error(
-        "E_EMBEDDER_MISMATCH",
-        "open",
-        `chroma collection "${this.collectionName}" was built with embedder "${String(embedderId)}", not "${options.embedderId}"; re-ingest or use the original embedder`,
-        { indexEmbedderId: embedderId, requestedEmbedderId: options.embedderId },
-      );
-    } else if (dimensions !== options.dimensions) {
-      throw this.error(
-        "E_DIMENSION_MISMATCH",
-        "open",
-        `chroma collection "${this.collectionName}" holds ${String(dimensions)}-dimensional vectors, not ${options.dimensions}`,
-        { indexDimensions: dimensions, requestedDimensions: options.dimensions },
-      );
+    } else {
+      assertSameEmbedder(`chroma collection "${this.collectionName}"`, embedderId, options, this.error);
+      assertSameDimensions(`chroma collection "${this.collectionName}"`, dimensions, options, this.error);
     }
     const space = (collection.configuration as { hnsw?: { space?: string } | null } | undefined)?.hnsw?.space;
     if (space !== undefined && space !== "cosine") {

@@ -7,7 +7,7 @@ import type {
   StoreRecord,
   VectorStoreAdapter,
 } from "@hierdoc/core";
-import { HierdocError, batchesOf, fetchInOrder, keepLastById, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
+import { HierdocError, assertOpenDimensions, assertSameDimensions, assertSameEmbedder, batchesOf, fetchInOrder, keepLastById, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
 import { connect, Index, makeArrowTable, rerankers, type Connection, type FtsOptions, type Table } from "@lancedb/lancedb";
 import type { Schema } from "apache-arrow";
 import { ADAPTER, mapLanceError } from "./errors.js";
@@ -88,9 +88,7 @@ export class LanceDbStore implements VectorStoreAdapter {
    *   cannot be opened or created; E_STORE for a table hierdoc did not write.
    */
   async open(options: StoreOpenOptions): Promise<void> {
-    if (!Number.isInteger(options.dimensions) || options.dimensions <= 0) {
-      throw this.error("E_INVALID_ARGUMENT", "open", `dimensions must be a positive integer, got ${options.dimensions}`);
-    }
+    assertOpenDimensions(options, this.error);
     await this.call("open", async () => {
       const db = await connect(this.uri);
       const names = await db.tableNames();
@@ -290,22 +288,8 @@ export class LanceDbStore implements VectorStoreAdapter {
     if (embedderId === undefined || dimensions === undefined) {
       throw this.error("E_STORE", "open", `lancedb table "${this.tableName}" in ${this.uri} was not written by hierdoc (no ${META_EMBEDDER} metadata)`);
     }
-    if (embedderId !== options.embedderId) {
-      throw this.error(
-        "E_EMBEDDER_MISMATCH",
-        "open",
-        `lancedb table "${this.tableName}" in ${this.uri} was built with embedder "${embedderId}", not "${options.embedderId}"; re-ingest or use the original embedder`,
-        { indexEmbedderId: embedderId, requestedEmbedderId: options.embedderId },
-      );
-    }
-    if (Number(dimensions) !== options.dimensions) {
-      throw this.error(
-        "E_DIMENSION_MISMATCH",
-        "open",
-        `lancedb table "${this.tableName}" in ${this.uri} holds ${dimensions}-dimensional vectors, not ${options.dimensions}`,
-        { indexDimensions: Number(dimensions), requestedDimensions: options.dimensions },
-      );
-    }
+    assertSameEmbedder(`lancedb table "${this.tableName}" in ${this.uri}`, embedderId, options, this.error);
+    assertSameDimensions(`lancedb table "${this.tableName}" in ${this.uri}`, dimensions, options, this.error);
   }
 
   /** SQL prefilter for the query: undefined = none, null = matches nothing. */

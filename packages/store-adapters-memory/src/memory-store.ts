@@ -7,7 +7,7 @@ import type {
   StoreRecord,
   VectorStoreAdapter,
 } from "@hierdoc/core";
-import { HierdocError, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
+import { HierdocError, assertOpenDimensions, assertSameDimensions, assertSameEmbedder, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
 import { readManifest, readSnapshot, removeStale, writeSnapshot, type Snapshot, type SnapshotManifest } from "./snapshot.js";
 import { VectorMatrix } from "./vector-matrix.js";
 
@@ -63,9 +63,7 @@ export class MemoryStore implements VectorStoreAdapter {
    *   embedder or vector size; E_INDEX_CORRUPT naming the bad file; E_INVALID_ARGUMENT for bad dimensions.
    */
   async open(options: StoreOpenOptions): Promise<void> {
-    if (!Number.isInteger(options.dimensions) || options.dimensions <= 0) {
-      throw this.error("E_INVALID_ARGUMENT", "open", `dimensions must be a positive integer, got ${options.dimensions}`);
-    }
+    assertOpenDimensions(options, this.error);
     this.embedderId = options.embedderId;
     this.matrix = new VectorMatrix(options.dimensions);
     this.records = [];
@@ -104,22 +102,8 @@ export class MemoryStore implements VectorStoreAdapter {
   }
 
   private checkManifest(manifest: SnapshotManifest, options: StoreOpenOptions): void {
-    if (manifest.embedderId !== options.embedderId) {
-      throw this.error(
-        "E_EMBEDDER_MISMATCH",
-        "open",
-        `index in ${this.dir} was built with embedder "${manifest.embedderId}", not "${options.embedderId}"; re-ingest or use the original embedder`,
-        { indexEmbedderId: manifest.embedderId, requestedEmbedderId: options.embedderId },
-      );
-    }
-    if (manifest.dimensions !== options.dimensions) {
-      throw this.error(
-        "E_DIMENSION_MISMATCH",
-        "open",
-        `index in ${this.dir} holds ${manifest.dimensions}-dimensional vectors, not ${options.dimensions}`,
-        { indexDimensions: manifest.dimensions, requestedDimensions: options.dimensions },
-      );
-    }
+    assertSameEmbedder(`index in ${this.dir}`, manifest.embedderId, options, this.error);
+    assertSameDimensions(`index in ${this.dir}`, manifest.dimensions, options, this.error);
   }
 
   /**

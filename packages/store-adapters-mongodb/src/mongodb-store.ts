@@ -1,5 +1,5 @@
 import type { ChunkRecord, ScoredId, StoreCapabilities, StoreOpenOptions, StoreQuery, StoreRecord, VectorStoreAdapter } from "@hierdoc/core";
-import { HierdocError, assertVector, batchesOf, storeErrorBuilder } from "@hierdoc/core";
+import { HierdocError, assertOpenDimensions, assertSameDimensions, assertSameEmbedder, assertVector, batchesOf, storeErrorBuilder } from "@hierdoc/core";
 import { MongoClient, type AnyBulkWriteOperation, type Collection, type Document } from "mongodb";
 import { ADAPTER, withRetry, type RetryPolicy } from "./errors.js";
 import { hybridPipeline, searchIndexDefinitions, textSearchPipeline, vectorSearchPipeline, type IndexNames } from "./pipelines.js";
@@ -99,24 +99,16 @@ export class MongoStore implements VectorStoreAdapter {
    *   cannot be reached; E_STORE when the deployment has no Atlas Search or an index is not ready in time.
    */
   async open(options: StoreOpenOptions): Promise<void> {
-    if (!Number.isInteger(options.dimensions) || options.dimensions <= 0) {
-      throw this.error("E_INVALID_ARGUMENT", "open", `dimensions must be a positive integer, got ${options.dimensions}`);
-    }
+    assertOpenDimensions(options, this.error);
     await this.call("open", () => this.client.connect());
     const db = this.client.db(this.dbName);
     const meta = db.collection<{ _id: string; embedderId: string; dimensions: number }>(`${this.collectionName}__hierdoc_meta`);
     const found = await this.call("open", () => meta.findOne({ _id: "meta" }));
     if (found === null) {
       await this.call("open", () => meta.updateOne({ _id: "meta" }, { $setOnInsert: { embedderId: options.embedderId, dimensions: options.dimensions } }, { upsert: true }));
-    } else if (found.embedderId !== options.embedderId) {
-      throw this.error(
-        "E_EMBEDDER_MISMATCH",
-        "open",
-        `mongodb collection "${this.collectionName}" was built with embedder "${found.embedderId}", not "${options.embedderId}"; re-ingest or use the original embedder`,
-        { indexEmbedderId: found.embedderId, requestedEmbedderId: options.embedderId },
-      );
-    } else if (found.dimensions !== options.dimensions) {
-      throw this.error("E_DIMENSION_MISMATCH", "open", `mongodb collection "${this.collectionName}" holds ${found.dimensions}-dimensional vectors, not ${options.dimensions}`);
+    } else {
+      assertSameEmbedder(`mongodb collection "${this.collectionName}"`, found.embedderId, options, this.error);
+      assertSameDimensions(`mongodb collection "${this.collectionName}"`, found.dimensions, options, this.error);
     }
     const collection = db.collection<ChunkDoc>(this.collectionName);
     await this.ensureSearchIndexes(collection, options.dimensions);

@@ -8,7 +8,7 @@ import type {
   StoreRecord,
   VectorStoreAdapter,
 } from "@hierdoc/core";
-import { HierdocError, batchesOf, fetchInOrder, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
+import { HierdocError, assertOpenDimensions, assertSameDimensions, assertSameEmbedder, batchesOf, fetchInOrder, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
 import { Client } from "@opensearch-project/opensearch";
 import { ADAPTER, classifyStatus, responseFailure, withRetry, type RetryPolicy } from "./errors.js";
 import { EMBEDDER_KEY, hybridPipelineBody, openSearchIndexBody, type HybridWeights } from "./index-body.js";
@@ -130,29 +130,15 @@ export class OpenSearchStore implements VectorStoreAdapter {
    */
   async open(options: StoreOpenOptions): Promise<void> {
     if (this.closed) throw this.error("E_STORE", "open", "opensearch store was closed; create a new OpenSearchStore");
-    if (!Number.isInteger(options.dimensions) || options.dimensions <= 0) {
-      throw this.error("E_INVALID_ARGUMENT", "open", `dimensions must be a positive integer, got ${options.dimensions}`);
-    }
+    assertOpenDimensions(options, this.error);
     const mapping = await this.getOrCreate(options);
     const meta = mapping._meta ?? {};
     const vector = mapping.properties?.vector;
     if (meta[EMBEDDER_KEY] === undefined || vector?.type !== "knn_vector") {
       throw this.error("E_STORE", "open", `opensearch index "${this.index}" was not created by hierdoc (no ${EMBEDDER_KEY} in _meta or no knn_vector "vector" field)`);
     }
-    if (meta[EMBEDDER_KEY] !== options.embedderId) {
-      throw this.error(
-        "E_EMBEDDER_MISMATCH",
-        "open",
-        `opensearch index "${this.index}" was built with embedder "${String(meta[EMBEDDER_KEY])}", not "${options.embedderId}"; re-ingest or use the original embedder`,
-        { indexEmbedderId: meta[EMBEDDER_KEY], requestedEmbedderId: options.embedderId },
-      );
-    }
-    if (vector.dimension !== options.dimensions) {
-      throw this.error("E_DIMENSION_MISMATCH", "open", `opensearch index "${this.index}" holds ${String(vector.dimension)}-dimensional vectors, not ${options.dimensions}`, {
-        indexDimensions: vector.dimension,
-        requestedDimensions: options.dimensions,
-      });
-    }
+    assertSameEmbedder(`opensearch index "${this.index}"`, meta[EMBEDDER_KEY], options, this.error);
+    assertSameDimensions(`opensearch index "${this.index}"`, vector.dimension, options, this.error);
     const space = vector.method?.space_type;
     if (space !== undefined && space !== "cosinesimil") {
       throw this.error("E_STORE", "open", `opensearch index "${this.index}" uses the "${space}" space; hierdoc needs cosinesimil`);

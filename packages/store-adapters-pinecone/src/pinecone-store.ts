@@ -1,5 +1,5 @@
 import type { ChunkRecord, ScoredId, StoreCapabilities, StoreOpenOptions, StoreQuery, StoreRecord, VectorStoreAdapter } from "@hierdoc/core";
-import { HierdocError, batchesOf, fetchInOrder, keepLastById, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
+import { HierdocError, assertOpenDimensions, assertSameDimensions, assertSameEmbedder, batchesOf, fetchInOrder, keepLastById, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
 import { Pinecone, type Index, type RecordMetadata } from "@pinecone-database/pinecone";
 import { ADAPTER, timedFetch, withRetry, type RetryPolicy } from "./errors.js";
 
@@ -95,16 +95,9 @@ export class PineconeStore implements VectorStoreAdapter {
    *   E_STORE_UNAVAILABLE when the host cannot be reached (after retries); E_STORE otherwise.
    */
   async open(options: StoreOpenOptions): Promise<void> {
-    if (!Number.isInteger(options.dimensions) || options.dimensions <= 0) {
-      throw this.error("E_INVALID_ARGUMENT", "open", `dimensions must be a positive integer, got ${options.dimensions}`);
-    }
+    assertOpenDimensions(options, this.error);
     const stats = await this.call("open", () => this.index.describeIndexStats());
-    if (stats.dimension !== undefined && stats.dimension !== options.dimensions) {
-      throw this.error("E_DIMENSION_MISMATCH", "open", `pinecone index at ${this.host} holds ${stats.dimension}-dimensional vectors, not ${options.dimensions}`, {
-        indexDimensions: stats.dimension,
-        requestedDimensions: options.dimensions,
-      });
-    }
+    if (stats.dimension !== undefined) assertSameDimensions(`pinecone index at ${this.host}`, stats.dimension, options, this.error);
     const fetched = await this.call("open", () => this.meta.fetch({ ids: [META_ID] }));
     const meta = fetched.records?.[META_ID]?.metadata;
     if (meta === undefined) {
@@ -113,15 +106,9 @@ export class PineconeStore implements VectorStoreAdapter {
       await this.call("open", () =>
         this.meta.upsert({ records: [{ id: META_ID, values, metadata: { [EMBEDDER_KEY]: options.embedderId, [DIMENSIONS_KEY]: options.dimensions } }] }),
       );
-    } else if (meta[EMBEDDER_KEY] !== options.embedderId) {
-      throw this.error(
-        "E_EMBEDDER_MISMATCH",
-        "open",
-        `pinecone namespace "${this.namespace}" was built with embedder "${String(meta[EMBEDDER_KEY])}", not "${options.embedderId}"; re-ingest or use the original embedder`,
-        { indexEmbedderId: meta[EMBEDDER_KEY], requestedEmbedderId: options.embedderId },
-      );
-    } else if (meta[DIMENSIONS_KEY] !== options.dimensions) {
-      throw this.error("E_DIMENSION_MISMATCH", "open", `pinecone namespace "${this.namespace}" holds ${String(meta[DIMENSIONS_KEY])}-dimensional vectors, not ${options.dimensions}`);
+    } else {
+      assertSameEmbedder(`pinecone namespace "${this.namespace}"`, meta[EMBEDDER_KEY], options, this.error);
+      assertSameDimensions(`pinecone namespace "${this.namespace}"`, meta[DIMENSIONS_KEY], options, this.error);
     }
     this.dimensions = options.dimensions;
   }

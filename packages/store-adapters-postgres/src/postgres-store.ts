@@ -8,7 +8,7 @@ import type {
   StoreRecord,
   VectorStoreAdapter,
 } from "@hierdoc/core";
-import { HierdocError, assertVector } from "@hierdoc/core";
+import { HierdocError, assertOpenDimensions, assertSameDimensions, assertSameEmbedder, assertVector, storeErrorBuilder } from "@hierdoc/core";
 import { ADAPTER, mapPgError } from "./errors.js";
 import { withRetry, type RetryOptions } from "./retry.js";
 import {
@@ -109,11 +109,7 @@ export class PostgresStore implements VectorStoreAdapter {
    *   E_STORE_UNAVAILABLE (retryable) when the server cannot be reached; E_STORE otherwise.
    */
   async open(options: StoreOpenOptions): Promise<void> {
-    if (!Number.isInteger(options.dimensions) || options.dimensions <= 0) {
-      throw new HierdocError("E_INVALID_ARGUMENT", `dimensions must be a positive integer, got ${options.dimensions}`, {
-        details: { adapter: ADAPTER, operation: "open" },
-      });
-    }
+    assertOpenDimensions(options, this.error);
     const meta = await withRetry("open", this.retry, () =>
       this.transaction(async (client) => {
         await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`hierdoc:${this.names.display}`]);
@@ -138,20 +134,8 @@ export class PostgresStore implements VectorStoreAdapter {
         return values;
       }),
     );
-    if (meta.embedder_id !== options.embedderId) {
-      throw new HierdocError(
-        "E_EMBEDDER_MISMATCH",
-        `postgres table ${this.names.display} was built with embedder "${meta.embedder_id}", not "${options.embedderId}"; re-ingest or use the original embedder`,
-        { details: { adapter: ADAPTER, operation: "open", indexEmbedderId: meta.embedder_id, requestedEmbedderId: options.embedderId } },
-      );
-    }
-    if (Number(meta.dimensions) !== options.dimensions) {
-      throw new HierdocError(
-        "E_DIMENSION_MISMATCH",
-        `postgres table ${this.names.display} holds ${meta.dimensions}-dimensional vectors, not ${options.dimensions}`,
-        { details: { adapter: ADAPTER, operation: "open", indexDimensions: Number(meta.dimensions), requestedDimensions: options.dimensions } },
-      );
-    }
+    assertSameEmbedder(`postgres table ${this.names.display}`, meta.embedder_id, options, this.error);
+    assertSameDimensions(`postgres table ${this.names.display}`, meta.dimensions, options, this.error);
     this.dimensions = options.dimensions;
   }
 
@@ -340,6 +324,8 @@ export class PostgresStore implements VectorStoreAdapter {
       });
     }
   }
+
+  private readonly error = storeErrorBuilder(ADAPTER);
 
   private checkVector(vector: Float32Array, operation: string, recordId?: string): void {
     assertVector(vector, this.dimensions, { adapter: ADAPTER, operation, recordId });

@@ -8,7 +8,7 @@ import type {
   StoreRecord,
   VectorStoreAdapter,
 } from "@hierdoc/core";
-import { HierdocError, batchesOf, fetchInOrder, keepLastById, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
+import { HierdocError, assertOpenDimensions, assertSameDimensions, assertSameEmbedder, batchesOf, fetchInOrder, keepLastById, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
 import { QdrantClient } from "@qdrant/js-client-rest";
 import { ADAPTER, isNotFound, withRetry, type RetryPolicy } from "./errors.js";
 import { pointId } from "./point-id.js";
@@ -120,9 +120,7 @@ export class QdrantStore implements VectorStoreAdapter {
    *   cannot be reached (after retries); E_STORE for a collection that is not hierdoc's or not cosine.
    */
   async open(options: StoreOpenOptions): Promise<void> {
-    if (!Number.isInteger(options.dimensions) || options.dimensions <= 0) {
-      throw this.error("E_INVALID_ARGUMENT", "open", `dimensions must be a positive integer, got ${options.dimensions}`);
-    }
+    assertOpenDimensions(options, this.error);
     const info = (await this.getOrCreate(options)) as CollectionInfoLike;
     const dense = info.config?.params?.vectors?.[DENSE_VECTOR];
     const sparse = info.config?.params?.sparse_vectors?.[SPARSE_VECTOR];
@@ -130,20 +128,8 @@ export class QdrantStore implements VectorStoreAdapter {
     if (dense === undefined || sparse === undefined || meta[EMBEDDER_KEY] === undefined) {
       throw this.error("E_STORE", "open", `qdrant collection "${this.collection}" was not created by hierdoc (needs a "${DENSE_VECTOR}" dense vector, a "${SPARSE_VECTOR}" sparse vector and ${EMBEDDER_KEY} metadata)`);
     }
-    if (meta[EMBEDDER_KEY] !== options.embedderId) {
-      throw this.error(
-        "E_EMBEDDER_MISMATCH",
-        "open",
-        `qdrant collection "${this.collection}" was built with embedder "${String(meta[EMBEDDER_KEY])}", not "${options.embedderId}"; re-ingest or use the original embedder`,
-        { indexEmbedderId: meta[EMBEDDER_KEY], requestedEmbedderId: options.embedderId },
-      );
-    }
-    if (dense.size !== options.dimensions) {
-      throw this.error("E_DIMENSION_MISMATCH", "open", `qdrant collection "${this.collection}" holds ${String(dense.size)}-dimensional vectors, not ${options.dimensions}`, {
-        indexDimensions: dense.size,
-        requestedDimensions: options.dimensions,
-      });
-    }
+    assertSameEmbedder(`qdrant collection "${this.collection}"`, meta[EMBEDDER_KEY], options, this.error);
+    assertSameDimensions(`qdrant collection "${this.collection}"`, dense.size, options, this.error);
     if (dense.distance !== "Cosine") {
       throw this.error("E_STORE", "open", `qdrant collection "${this.collection}" uses ${String(dense.distance)} distance; hierdoc needs Cosine`);
     }

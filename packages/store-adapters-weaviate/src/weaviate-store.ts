@@ -8,7 +8,7 @@ import type {
   StoreRecord,
   VectorStoreAdapter,
 } from "@hierdoc/core";
-import { HierdocError, batchesOf, fetchInOrder, keepLastById, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
+import { HierdocError, assertOpenDimensions, assertSameDimensions, assertSameEmbedder, batchesOf, fetchInOrder, keepLastById, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
 import * as weaviateModule from "weaviate-ts-client";
 import { ApiKey, FusionType, type WeaviateClass, type WeaviateClient, type WhereFilter } from "weaviate-ts-client";
 import { ADAPTER, httpFailure, withRetry, type RetryPolicy } from "./errors.js";
@@ -119,9 +119,7 @@ export class WeaviateStore implements VectorStoreAdapter {
    *   cannot be reached (after retries); E_STORE for a class hierdoc did not create or a non-cosine one.
    */
   async open(options: StoreOpenOptions): Promise<void> {
-    if (!Number.isInteger(options.dimensions) || options.dimensions <= 0) {
-      throw this.error("E_INVALID_ARGUMENT", "open", `dimensions must be a positive integer, got ${options.dimensions}`);
-    }
+    assertOpenDimensions(options, this.error);
     const client =
       this.client ??
       weaviateApp.client({
@@ -135,20 +133,8 @@ export class WeaviateStore implements VectorStoreAdapter {
     if (described === undefined) {
       throw this.error("E_STORE", "open", `weaviate class "${this.className}" was not created by hierdoc (no "${DESCRIPTION_PREFIX}{…}" description)`);
     }
-    if (described.embedderId !== options.embedderId) {
-      throw this.error(
-        "E_EMBEDDER_MISMATCH",
-        "open",
-        `weaviate class "${this.className}" was built with embedder "${String(described.embedderId)}", not "${options.embedderId}"; re-ingest or use the original embedder`,
-        { indexEmbedderId: described.embedderId, requestedEmbedderId: options.embedderId },
-      );
-    }
-    if (described.dimensions !== options.dimensions) {
-      throw this.error("E_DIMENSION_MISMATCH", "open", `weaviate class "${this.className}" holds ${String(described.dimensions)}-dimensional vectors, not ${options.dimensions}`, {
-        indexDimensions: described.dimensions,
-        requestedDimensions: options.dimensions,
-      });
-    }
+    assertSameEmbedder(`weaviate class "${this.className}"`, described.embedderId, options, this.error);
+    assertSameDimensions(`weaviate class "${this.className}"`, described.dimensions, options, this.error);
     const distance = (cls.vectorIndexConfig as { distance?: string } | undefined)?.distance;
     if (distance !== undefined && distance !== "cosine") throw this.error("E_STORE", "open", `weaviate class "${this.className}" uses ${distance} distance; hierdoc needs cosine`);
     this.dimensions = options.dimensions;
