@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { HierdocError } from "@hierdoc/core";
-import { axisVector, chunkRecordFor as record, gdprArticleRecords, paragraphRecords as records, runStoreConformance } from "@hierdoc/core/testing";
+import { HierdocError, type ErrorCode } from "@hierdoc/core";
+import { axisVector, chunkRecordFor as record, expectHierdocError as expectStoreError, gdprArticleRecords, paragraphRecords as records, runStoreConformance } from "@hierdoc/core/testing";
 import { ChromaClient } from "chromadb";
 import { ChromaStore } from "@hierdoc/store-adapters-chroma";
 import { freePort, startChromaServer, type ChromaServer } from "@hierdoc/store-adapters-chroma/testing";
@@ -24,17 +24,8 @@ function store(extra: { collection?: string; url?: string; retries?: number; sca
   return new ChromaStore({ url: server?.url, collection: extra.collection ?? `c${++seq}-${process.pid}`, retryDelayMs: 20, ...extra });
 }
 
-async function expectHierdocError(p: Promise<unknown>, code: string, operation: string): Promise<HierdocError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(HierdocError);
-  const h = err as HierdocError;
-  expect(h.code).toBe(code);
-  expect(h.details.adapter).toBe("chroma");
-  expect(h.details.operation).toBe(operation);
-  return h;
+function expectHierdocError(p: Promise<unknown>, code: ErrorCode, operation: string): Promise<HierdocError> {
+  return expectStoreError(p, { code, adapter: "chroma", operation });
 }
 
 beforeAll(async () => {

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { HierdocError, type StoreRecord } from "@hierdoc/core";
-import { axisVector, chunkRecordFor as record, gdprArticleRecords, lexicalHashVector as hashEmbed, paragraphRecords as records, runStoreConformance } from "@hierdoc/core/testing";
+import { HierdocError, type ErrorCode, type StoreRecord } from "@hierdoc/core";
+import { axisVector, chunkRecordFor as record, expectHierdocError as expectStoreError, gdprArticleRecords, lexicalHashVector as hashEmbed, paragraphRecords as records, runStoreConformance } from "@hierdoc/core/testing";
 import { LanceDbStore } from "@hierdoc/store-adapters-lancedb";
 
 // The GDPR articles from the shared corpora, when present (fixture builder shared in @hierdoc/core/testing).
@@ -25,17 +25,8 @@ async function openStore(options: { uri?: string; table?: string } = {}): Promis
   return s;
 }
 
-async function expectHierdocError(p: Promise<unknown>, code: string, operation: string): Promise<HierdocError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(HierdocError);
-  const h = err as HierdocError;
-  expect(h.code).toBe(code);
-  expect(h.details.adapter).toBe("lancedb");
-  expect(h.details.operation).toBe(operation);
-  return h;
+function expectHierdocError(p: Promise<unknown>, code: ErrorCode, operation: string): Promise<HierdocError> {
+  return expectStoreError(p, { code, adapter: "lancedb", operation });
 }
 
 function doc(id: string, sourcePath: string, content: string, vector: Float32Array): StoreRecord {
