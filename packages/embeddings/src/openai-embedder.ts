@@ -1,7 +1,7 @@
 import { HierdocError, type Embedder } from "@hierdoc/core";
-import OpenAI, { AzureOpenAI, OpenAIError } from "openai";
+import type OpenAI from "openai";
 import { estimateTokens, planBatches, type BatchLimits } from "./openai-batching.js";
-import { isNetworkError, mapOpenAIError } from "./openai-errors.js";
+import { isNetworkError, loadOpenAISdk, mapOpenAIError, type OpenAISdk } from "./openai-errors.js";
 import { normalizeInPlace } from "./vector-math.js";
 
 /** Which OpenAI-shaped service an {@link OpenAIEmbedder} talks to. */
@@ -77,13 +77,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * LM Studio, llama.cpp server, TEI) through the official `openai` SDK. Batches by input count and estimated
  * tokens, retries 429/5xx (SDK) and network errors (SDK, then a bounded retry here), decodes base64 or float
  * responses, restores input order, and L2-normalises. Empty texts embed to the zero vector without a call.
+ * The SDK loads, and the client is created, on the first request.
  */
 export class OpenAIEmbedder implements Embedder {
   readonly id: string;
   readonly dimensions: number;
   readonly provider: OpenAIProvider;
   readonly model: string;
-  private readonly client: OpenAI;
+  private client?: OpenAI;
+  private readonly createClient: (sdk: OpenAISdk) => OpenAI;
   private readonly limits: BatchLimits;
   private readonly encodingFormat: "base64" | "float";
   private readonly sendDimensions: boolean;
@@ -91,7 +93,10 @@ export class OpenAIEmbedder implements Embedder {
   private readonly networkRetryDelayMs: number;
   private readonly concurrency: number;
 
-  /** @throws HierdocError E_CONFIG for an unknown model without `dimensions`, bad limits, or a missing API key. */
+  /**
+   * @throws HierdocError E_CONFIG for an unknown model without `dimensions` or bad limits. Settings the SDK
+   *   itself refuses (a missing API key, Azure without an endpoint) are E_CONFIG from the first request.
+   */
   constructor(options: OpenAIEmbedderOptions) {
     this.provider = options.provider ?? "openai";
     this.model = options.model;
@@ -115,15 +120,10 @@ export class OpenAIEmbedder implements Embedder {
     };
     const common = { apiKey: options.apiKey, maxRetries: options.maxRetries ?? 3, timeout: options.timeoutMs ?? 60_000, fetch: options.fetch };
     const deployment = options.deployment ?? options.model;
-    try {
-      this.client =
-        this.provider === "azure-openai"
-          ? new AzureOpenAI({ ...common, endpoint: options.baseURL, deployment, apiVersion: options.apiVersion ?? "2024-10-21" })
-          : new OpenAI({ ...common, baseURL: options.baseURL });
-    } catch (err) {
-      const message = err instanceof OpenAIError ? err.message : String(err);
-      throw new HierdocError("E_CONFIG", `${this.provider} embeddings: ${message}`, { cause: err, details: { path: "embedding" } });
-    }
+    this.createClient = (sdk) =>
+      this.provider === "azure-openai"
+        ? new sdk.AzureOpenAI({ ...common, endpoint: options.baseURL, deployment, apiVersion: options.apiVersion ?? "2024-10-21" })
+        : new sdk.OpenAI({ ...common, baseURL: options.baseURL });
     const name = this.provider === "azure-openai" ? deployment : this.model;
     this.id = `${this.provider}:${name}:${dimensions}`;
   }
@@ -157,11 +157,30 @@ export class OpenAIEmbedder implements Embedder {
     return vector;
   }
 
+  /**
+   * The client, created with the SDK loaded on first use.
+   * @throws HierdocError E_CONFIG when the SDK refuses the settings (e.g. no API key)
+   */
+  private async getClient(): Promise<OpenAI> {
+    if (this.client) return this.client;
+    const sdk = await loadOpenAISdk();
+    try {
+      this.client = this.createClient(sdk);
+    } catch (err) {
+      const message = err instanceof sdk.OpenAIError ? err.message : String(err);
+      throw new HierdocError("E_CONFIG", `${this.provider} embeddings: ${message}`, { cause: err, details: { path: "embedding" } });
+    }
+    return this.client;
+  }
+
   private async embedBatch(input: string[]): Promise<Float32Array[]> {
     const where = { provider: this.provider, model: this.model };
+    const client = await this.getClient().catch((err: unknown) => {
+      throw mapOpenAIError(err, where);
+    });
     for (let attempt = 0; ; attempt++) {
       try {
-        const response = await this.client.embeddings.create({
+        const response = await client.embeddings.create({
           model: this.model,
           input,
           encoding_format: this.encodingFormat,

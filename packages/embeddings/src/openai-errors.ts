@@ -1,33 +1,54 @@
 import { HierdocError } from "@hierdoc/core";
-import { APIConnectionError, APIError, APIUserAbortError } from "openai";
+
+/** The `openai` package's exports. */
+export type OpenAISdk = typeof import("openai");
+
+let sdk: OpenAISdk | undefined;
+let pending: Promise<OpenAISdk> | undefined;
+
+/**
+ * Loads the `openai` SDK on first use (an {@link OpenAIEmbedder} calls it before its first request), so
+ * importing this package loads no SDK. Later calls share the load; a failed load is tried again next time.
+ */
+export function loadOpenAISdk(): Promise<OpenAISdk> {
+  return (pending ??= import("openai").then(
+    (loaded) => (sdk = loaded),
+    (err: unknown) => {
+      pending = undefined;
+      throw err;
+    },
+  ));
+}
 
 /** HTTP statuses after which the same embeddings request may succeed. */
 const RETRYABLE_STATUS = new Set([408, 409, 429, 500, 502, 503, 504, 529]);
 
 /** True for transport failures (connection refused/reset, timeout) that are worth another attempt. */
 export function isNetworkError(err: unknown): boolean {
-  return err instanceof APIConnectionError;
+  return sdk !== undefined && err instanceof sdk.APIConnectionError;
 }
 
 /**
  * Maps an `openai` SDK error (or a malformed response) to a HierdocError: `E_CANCELLED` for aborts,
  * otherwise `E_EMBEDDING` with `retryable` set for 408/409/429/5xx and network errors, and the provider,
- * operation and HTTP status in `details`. Never includes the API key or input text.
+ * operation and HTTP status in `details`. Never includes the API key or input text. SDK errors are
+ * recognised once the SDK has loaded (the first embeddings request loads it); before that every error is
+ * one of the generic cases.
  */
 export function mapOpenAIError(err: unknown, where: { provider: string; model: string }): HierdocError {
   if (err instanceof HierdocError) return err;
   const details = { adapter: where.provider, operation: "embed", model: where.model };
-  if (err instanceof APIUserAbortError) {
+  if (sdk && err instanceof sdk.APIUserAbortError) {
     return new HierdocError("E_CANCELLED", `${where.provider} embeddings request was cancelled`, { cause: err, details });
   }
-  if (err instanceof APIConnectionError) {
+  if (sdk && err instanceof sdk.APIConnectionError) {
     return new HierdocError("E_EMBEDDING", `${where.provider} embeddings: cannot reach the endpoint (${err.message})`, {
       cause: err,
       retryable: true,
       details,
     });
   }
-  if (err instanceof APIError && typeof err.status === "number") {
+  if (sdk && err instanceof sdk.APIError && typeof err.status === "number") {
     const status = err.status;
     const hint = status === 401 || status === 403 ? " (check the API key)" : status === 404 ? " (check the model / deployment and base URL)" : "";
     return new HierdocError("E_EMBEDDING", `${where.provider} embeddings failed with HTTP ${status}${hint}: ${err.message}`, {

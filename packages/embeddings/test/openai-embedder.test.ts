@@ -151,4 +151,16 @@ describe("OpenAIEmbedder against a local Embeddings server", () => {
       expect.objectContaining({ code: "E_CONFIG", details: { path: "embedding.dimensions" } }),
     );
   });
+
+  it("refuses a missing API key with E_CONFIG on the first request (the SDK is created then), sending nothing", async () => {
+    const saved = process.env.OPENAI_API_KEY;
+    delete process.env.OPENAI_API_KEY;
+    try {
+      const keyless = new OpenAIEmbedder({ model: "text-embedding-3-small", baseURL });
+      await expect(keyless.embedQuery("erasure")).rejects.toMatchObject({ code: "E_CONFIG", details: { path: "embedding" }, message: expect.stringMatching(/OPENAI_API_KEY/) });
+      expect(server.requests).toHaveLength(0);
+    } finally {
+      if (saved !== undefined) process.env.OPENAI_API_KEY = saved;
+    }
+  });
 });
