@@ -4,6 +4,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { randomVector } from "@hierdoc/core/testing";
 import { ChromaStore } from "../dist/index.js";
 import { startChromaServer } from "../dist/testing/index.js";
 
@@ -11,15 +12,7 @@ const N = Number(process.argv[2] ?? 1000);
 const D = Number(process.argv[3] ?? 100);
 const words = "data subject controller processing erasure consent rights article member state authority supervisory personal".split(" ");
 
-function vector(seed) {
-  let a = seed >>> 0;
-  const v = new Float32Array(D);
-  for (let i = 0; i < D; i++) {
-    a = (Math.imul(a ^ (a >>> 15), 2246822507) + 0x6d2b79f5) >>> 0;
-    v[i] = a / 4294967296 - 0.5;
-  }
-  return v;
-}
+const vector = (seed) => randomVector(D, seed);
 
 function record(i) {
   const content = Array.from({ length: 180 }, (_, j) => words[(i * 7 + j * 13) % words.length]).join(" ");
