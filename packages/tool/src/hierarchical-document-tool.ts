@@ -24,7 +24,7 @@ import { Bm25Index, ExactIndex, isIdLookupQuery } from "@hierdoc/keyword-search"
 import { SearchRouter } from "@hierdoc/hybrid-fusion";
 import { Catalog } from "./catalog.js";
 import { CodeTitleScope } from "./code-title-scope.js";
-import { runIngest, type IngestContext } from "./ingest-pipeline.js";
+import type { IngestContext } from "./ingest-pipeline.js";
 import type { IngestProgress, IngestReport } from "./ingest-types.js";
 import { acquireIndexLock } from "./index-lock.js";
 import { writeIndexManifest } from "./index-manifest.js";
@@ -68,6 +68,9 @@ export interface ToolIngestOptions {
 }
 
 const MAX_TOP_K = 100;
+/** The ingest pipeline (and with it the converters, chunker and extractors), loaded on the first ingest. */
+const loadIngestPipeline = () => import("./ingest-pipeline.js");
+
 const tracer = trace.getTracer("@hierdoc/tool");
 
 /**
@@ -145,11 +148,13 @@ export class HierarchicalDocumentTool {
   /**
    * Ingests files, folders or globs incrementally: unchanged files are skipped, changed ones replaced,
    * files gone from an ingested folder removed from every index. A bad file is reported and skipped;
-   * the others still ingest. Holds the index's write lock for the duration.
+   * the others still ingest. Holds the index's write lock for the duration. The first ingest of a process
+   * loads the ingest pipeline (converters, chunker, extractors), which search never needs.
    */
   async ingest(sources: string[], options: ToolIngestOptions = {}): Promise<IngestReport> {
     const lock = await acquireIndexLock(this.indexDir);
     try {
+      const { runIngest } = await loadIngestPipeline();
       const ctx: IngestContext = {
         config: this.config,
         store: this.store,
