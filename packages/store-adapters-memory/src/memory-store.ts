@@ -8,6 +8,7 @@ import type {
   VectorStoreAdapter,
 } from "@hierdoc/core";
 import { HierdocError, assertOpenDimensions, assertSameDimensions, assertSameEmbedder, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
+import { decodeRecord, encodeRecord } from "./record-codec.js";
 import { readManifest, readSnapshot, removeStale, writeSnapshot, type Snapshot, type SnapshotManifest } from "./snapshot.js";
 import { VectorMatrix } from "./vector-matrix.js";
 
@@ -21,7 +22,9 @@ const ADAPTER = "memory";
 
 /**
  * The default vector store: records and vectors held in process (contiguous Float32 storage, brute-force
- * cosine with a bounded top-k), persisted to a folder as atomic snapshots on `flush()`.
+ * cosine with a bounded top-k), persisted to a folder as atomic snapshots on `flush()`. Each record is kept
+ * as its compact UTF-8 JSON line (without `indexedText` when that is the default `{context}\n\n{content}`)
+ * and parsed when read, so `get()` and `scan()` return fresh objects.
  *
  * Use it for local indexes up to a few hundred thousand chunks. Readers may open the folder while a writer
  * flushes; concurrent writers stay consistent but the last flush wins.
@@ -34,9 +37,10 @@ export class MemoryStore implements VectorStoreAdapter {
   private readonly dir: string | undefined;
   private embedderId = "";
   private matrix: VectorMatrix | undefined;
-  private records: ChunkRecord[] = [];
-  /** JSON text of each record as last written, or undefined when it changed since (row-aligned). */
-  private lines: Array<string | undefined> = [];
+  /** Row-aligned: each record's compact JSON line ({@link encodeRecord}), id and source path. */
+  private lines: Buffer[] = [];
+  private ids: string[] = [];
+  private sources: string[] = [];
   private rowById = new Map<string, number>();
   private generation = 0;
   private dirty = false;
@@ -66,9 +70,7 @@ export class MemoryStore implements VectorStoreAdapter {
     assertOpenDimensions(options, this.error);
     this.embedderId = options.embedderId;
     this.matrix = new VectorMatrix(options.dimensions);
-    this.records = [];
-    this.lines = [];
-    this.rowById = new Map();
+    this.clearRows();
     this.generation = 0;
     this.dirty = false;
     if (this.dir === undefined) return;
@@ -89,11 +91,12 @@ export class MemoryStore implements VectorStoreAdapter {
       }
     }
     if (manifest === undefined || snap === undefined) return;
-    this.matrix.load(snap.vectors, snap.records.length);
-    this.records = snap.records;
+    this.matrix.load(snap.vectors, snap.ids.length);
     this.lines = snap.lines;
-    snap.records.forEach((r, i) => this.rowById.set(r.id, i));
-    if (this.rowById.size !== snap.records.length) {
+    this.ids = snap.ids;
+    this.sources = snap.sources;
+    snap.ids.forEach((id, i) => this.rowById.set(id, i));
+    if (this.rowById.size !== snap.ids.length) {
       throw new HierdocError("E_INDEX_CORRUPT", `memory store index is corrupt: ${manifest.files.records.name}: duplicate record ids`, {
         details: { adapter: ADAPTER, operation: "open", file: manifest.files.records.name },
       });
@@ -107,10 +110,10 @@ export class MemoryStore implements VectorStoreAdapter {
   }
 
   /**
-   * Adds or replaces records by id; the whole batch is validated before any is applied. Records are kept
-   * by reference (and their JSON cached until replaced): do not mutate a record object after upserting it.
+   * Adds or replaces records by id; the whole batch is validated (and serialised) before any is applied.
+   * Records are copied (as JSON): changing a record object afterwards does not change the store.
    * @throws HierdocError E_DIMENSION_MISMATCH for a vector of the wrong length; E_INVALID_ARGUMENT for a
-   *   record without an id or a vector with NaN values.
+   *   record without an id, a record that cannot be serialised as JSON, or a vector with NaN values.
    */
   async upsert(records: StoreRecord[]): Promise<void> {
     const matrix = this.ready("upsert");
@@ -120,18 +123,26 @@ export class MemoryStore implements VectorStoreAdapter {
       }
       this.checkVector(vector, "upsert", record.id);
     }
-    for (const { record, vector } of records) {
+    const lines = records.map(({ record }) => {
+      try {
+        return encodeRecord(record);
+      } catch (err) {
+        throw this.error("E_INVALID_ARGUMENT", "upsert", `record ${record.id} cannot be stored as JSON: ${(err as Error).message}`, {}, err);
+      }
+    });
+    records.forEach(({ record, vector }, i) => {
       const row = this.rowById.get(record.id);
       if (row === undefined) {
         this.rowById.set(record.id, matrix.append(vector));
-        this.records.push(record);
-        this.lines.push(undefined);
+        this.lines.push(lines[i]);
+        this.ids.push(record.id);
+        this.sources.push(record.sourcePath);
       } else {
         matrix.write(row, vector);
-        this.records[row] = record;
-        this.lines[row] = undefined;
+        this.lines[row] = lines[i];
+        this.sources[row] = record.sourcePath;
       }
-    }
+    });
     if (records.length > 0) this.dirty = true;
   }
 
@@ -141,7 +152,7 @@ export class MemoryStore implements VectorStoreAdapter {
     const out: ChunkRecord[] = [];
     for (const id of ids) {
       const row = this.rowById.get(id);
-      if (row !== undefined) out.push(this.records[row]);
+      if (row !== undefined) out.push(decodeRecord(this.lines[row]));
     }
     return out;
   }
@@ -152,7 +163,7 @@ export class MemoryStore implements VectorStoreAdapter {
     const out: StoreRecord[] = [];
     for (const id of ids) {
       const row = this.rowById.get(id);
-      if (row !== undefined) out.push({ record: this.records[row], vector: matrix.row(row) });
+      if (row !== undefined) out.push({ record: decodeRecord(this.lines[row]), vector: matrix.row(row) });
     }
     return out;
   }
@@ -166,21 +177,21 @@ export class MemoryStore implements VectorStoreAdapter {
   /** Removes every record whose `sourcePath` equals `sourcePath`. */
   async deleteBySource(sourcePath: string): Promise<void> {
     this.ready("deleteBySource");
-    const ids = this.records.filter((r) => r.sourcePath === sourcePath).map((r) => r.id);
+    const ids = this.ids.filter((_, row) => this.sources[row] === sourcePath);
     for (const id of ids) this.removeRow(id);
   }
 
-  /** Every record (without vectors), as of the call. */
+  /** Every record (without vectors), as of the call; each is parsed as it is yielded (none is kept). */
   async *scan(): AsyncIterable<ChunkRecord> {
     this.ready("scan");
-    const snapshot = this.records.slice();
-    for (const record of snapshot) yield record;
+    const snapshot = this.lines.slice();
+    for (const line of snapshot) yield decodeRecord(line);
   }
 
   /** Number of records. */
   async count(): Promise<number> {
     this.ready("count");
-    return this.records.length;
+    return this.ids.length;
   }
 
   /**
@@ -191,16 +202,16 @@ export class MemoryStore implements VectorStoreAdapter {
   async vectorSearch(query: StoreQuery & { vector: Float32Array }): Promise<ScoredId[]> {
     const matrix = this.ready("vectorSearch");
     this.checkVector(query.vector, "vectorSearch");
-    const k = Math.min(Math.max(0, Math.floor(query.topK)), this.records.length);
+    const k = Math.min(Math.max(0, Math.floor(query.topK)), this.ids.length);
     if (k === 0) return [];
     const paths = query.filter?.sourcePaths;
     let accept: ((row: number) => boolean) | undefined;
     if (paths !== undefined) {
       const allowed = new Set(paths);
-      const records = this.records;
-      accept = (row) => allowed.has(records[row].sourcePath);
+      const sources = this.sources;
+      accept = (row) => allowed.has(sources[row]);
     }
-    return matrix.search(query.vector, k, accept).map((hit) => ({ id: this.records[hit.index].id, score: hit.score }));
+    return matrix.search(query.vector, k, accept).map((hit) => ({ id: this.ids[hit.index], score: hit.score }));
   }
 
   /**
@@ -221,14 +232,19 @@ export class MemoryStore implements VectorStoreAdapter {
     if (this.dir !== undefined && this.dirty) await this.flush();
     await this.flushing;
     this.matrix = undefined;
-    this.records = [];
+    this.clearRows();
+  }
+
+  private clearRows(): void {
     this.lines = [];
+    this.ids = [];
+    this.sources = [];
     this.rowById = new Map();
   }
 
   private async flushNow(): Promise<void> {
     if (this.dir === undefined || !this.dirty || this.matrix === undefined) return;
-    const lines = this.records.map((record, row) => (this.lines[row] ??= JSON.stringify(record)));
+    const lines = this.lines.slice();
     const vectors = this.matrix.snapshot();
     const generation = this.generation + 1;
     this.dirty = false;
@@ -246,12 +262,14 @@ export class MemoryStore implements VectorStoreAdapter {
     if (row === undefined || this.matrix === undefined) return;
     this.rowById.delete(id);
     const moved = this.matrix.swapRemove(row);
-    const last = this.records.pop() as ChunkRecord;
-    const lastLine = this.lines.pop();
+    const lastLine = this.lines.pop() as Buffer;
+    const lastId = this.ids.pop() as string;
+    const lastSource = this.sources.pop() as string;
     if (moved !== -1) {
-      this.records[row] = last;
       this.lines[row] = lastLine;
-      this.rowById.set(last.id, row);
+      this.ids[row] = lastId;
+      this.sources[row] = lastSource;
+      this.rowById.set(lastId, row);
     }
     this.dirty = true;
   }

@@ -3,6 +3,8 @@ import { mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { ChunkRecord } from "@hierdoc/core";
 import { HierdocError } from "@hierdoc/core";
+import { LineArena } from "./line-arena.js";
+import { recordJson } from "./record-codec.js";
 
 /** Name of the manifest file; it is written last, so its presence means a complete snapshot. */
 export const MANIFEST_FILE = "manifest.json";
@@ -30,12 +32,18 @@ export interface SnapshotManifest {
   files: { records: SnapshotFileEntry; vectors: SnapshotFileEntry };
 }
 
-/** A loaded snapshot: records in row order (with their JSON lines) and their packed, normalised vectors. */
+/**
+ * A loaded snapshot: per row (in order) the record's compact JSON line, its id and source path, and the
+ * packed, normalised vectors. Lines are views into the file's bytes, except lines written by an earlier
+ * version with a default `indexedText`, which are re-encoded without it.
+ */
 export interface Snapshot {
   manifest: SnapshotManifest;
-  records: ChunkRecord[];
-  /** Each record's JSON text as stored (no newline), reusable for the next snapshot. */
-  lines: string[];
+  /** Each record's UTF-8 JSON (no newline), as {@link encodeRecord} writes it. */
+  lines: Buffer[];
+  ids: string[];
+  /** Each record's `sourcePath` (one string instance per distinct path). */
+  sources: string[];
   vectors: Float32Array;
 }
 
@@ -136,26 +144,46 @@ export async function readSnapshot(dir: string, manifest: SnapshotManifest): Pro
   if (vectorBytes.length !== expectedFloats * 4) {
     throw corrupt(dir, manifest.files.vectors.name, `expected ${expectedFloats} floats for ${manifest.count} records`);
   }
-  const vectors = new Float32Array(expectedFloats);
-  new Uint8Array(vectors.buffer).set(vectorBytes);
-  const text = recordBytes.toString("utf8");
-  const records: ChunkRecord[] = [];
-  const lines: string[] = [];
+  // A view over the file's bytes when aligned (the store copies it into its matrix), else a copy.
+  const vectors =
+    vectorBytes.byteOffset % 4 === 0
+      ? new Float32Array(vectorBytes.buffer, vectorBytes.byteOffset, expectedFloats)
+      : new Float32Array(new Uint8Array(vectorBytes).buffer);
+  const lines: Buffer[] = [];
+  const ids: string[] = [];
+  const sources: string[] = [];
+  const paths = new Map<string, string>();
+  const arena = new LineArena();
   let lineNo = 0;
-  for (const line of text.split("\n")) {
+  for (let start = 0; start < recordBytes.length; ) {
+    let end = recordBytes.indexOf(0x0a, start);
+    if (end === -1) end = recordBytes.length;
     lineNo++;
-    if (line.length === 0) continue;
-    try {
-      records.push(JSON.parse(line) as ChunkRecord);
-      lines.push(line);
-    } catch (err) {
-      throw corrupt(dir, manifest.files.records.name, `line ${lineNo} is not valid JSON`, err);
+    if (end > start) {
+      const line = recordBytes.subarray(start, end);
+      let record: ChunkRecord;
+      try {
+        record = JSON.parse(line.toString("utf8")) as ChunkRecord;
+      } catch (err) {
+        throw corrupt(dir, manifest.files.records.name, `line ${lineNo} is not valid JSON`, err);
+      }
+      if (record === null || typeof record !== "object" || typeof record.id !== "string") {
+        throw corrupt(dir, manifest.files.records.name, `line ${lineNo} is not a record with a string id`);
+      }
+      // Lines of earlier versions carry indexedText: re-encode them, which drops it when it is the
+      // default one (derived again on read). Other lines stay views into the file's bytes.
+      lines.push(record.indexedText === undefined ? line : arena.add(recordJson(record)));
+      ids.push(record.id);
+      const source = record.sourcePath;
+      if (typeof source === "string" && !paths.has(source)) paths.set(source, source);
+      sources.push(paths.get(source) ?? source);
     }
+    start = end + 1;
   }
-  if (records.length !== manifest.count) {
-    throw corrupt(dir, manifest.files.records.name, `expected ${manifest.count} records, found ${records.length}`);
+  if (lines.length !== manifest.count) {
+    throw corrupt(dir, manifest.files.records.name, `expected ${manifest.count} records, found ${lines.length}`);
   }
-  return { manifest, records, lines, vectors };
+  return { manifest, lines, ids, sources, vectors };
 }
 
 /**
@@ -163,12 +191,12 @@ export async function readSnapshot(dir: string, manifest: SnapshotManifest): Pro
  * fsynced and renamed; then the manifest the same way (last); then this process's unreferenced data files
  * are removed. A crash at any point leaves the previous manifest pointing at complete files, or the new
  * one; two processes flushing at once never touch each other's files (the last manifest wins).
- * `lines` are the records' JSON texts, in row order. Returns the manifest written.
+ * `lines` are the records' UTF-8 JSON texts (no newline), in row order. Returns the manifest written.
  */
 export async function writeSnapshot(
   dir: string,
   header: { embedderId: string; dimensions: number; generation: number },
-  lines: string[],
+  lines: readonly Uint8Array[],
   vectors: Float32Array,
 ): Promise<SnapshotManifest> {
   await mkdir(dir, { recursive: true });
@@ -176,7 +204,7 @@ export async function writeSnapshot(
   const gen = Math.max(header.generation, (onDisk?.generation ?? 0) + 1);
   const recordsName = `records-${gen}-${process.pid}.jsonl`;
   const vectorsName = `vectors-${gen}-${process.pid}.f32`;
-  const recordBytes = Buffer.from(lines.length === 0 ? "" : lines.join("\n") + "\n", "utf8");
+  const recordBytes = joinLines(lines);
   const vectorBytes = new Uint8Array(vectors.buffer, vectors.byteOffset, vectors.byteLength);
   const tmp = (name: string): string => join(dir, `${name}.${process.pid}.tmp`);
   await Promise.all([writeDurable(tmp(recordsName), recordBytes), writeDurable(tmp(vectorsName), vectorBytes)]);
@@ -201,6 +229,20 @@ export async function writeSnapshot(
   await syncDir(dir);
   await removeStale(dir, true);
   return manifest;
+}
+
+/** The lines, each followed by a newline, as one buffer. */
+function joinLines(lines: readonly Uint8Array[]): Buffer {
+  let total = 0;
+  for (const line of lines) total += line.byteLength + 1;
+  const out = Buffer.allocUnsafe(total);
+  let at = 0;
+  for (const line of lines) {
+    out.set(line, at);
+    at += line.byteLength;
+    out[at++] = 0x0a;
+  }
+  return out;
 }
 
 /**

@@ -1,9 +1,11 @@
+import { createHash } from "node:crypto";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import fc from "fast-check";
-import { expectHierdocError, makeStoreRecord, makeStoreRecords, makeVector, cosine } from "@hierdoc/core/testing";
+import type { ChunkRecord } from "@hierdoc/core";
+import { expectHierdocError, makeRecord, makeStoreRecord, makeStoreRecords, makeVector, cosine } from "@hierdoc/core/testing";
 import { MANIFEST_FILE, MemoryStore, TopK } from "@hierdoc/store-adapters-memory";
 
 const open = { embedderId: "test/embedder@1", dimensions: 16 };
@@ -94,6 +96,92 @@ describe("MemoryStore snapshots", () => {
     });
     expect(err.message).toContain("glove-100d");
     expect(err.message).toContain("test/embedder@1");
+  });
+});
+
+/** Writes a snapshot the way version 1 of the store did before 2026-12-02: every line carries indexedText. */
+async function writeOldFormatSnapshot(records: ChunkRecord[], dims: number): Promise<void> {
+  const sha = (b: Buffer): string => createHash("sha256").update(b).digest("hex");
+  const recordBytes = Buffer.from(records.map((r) => JSON.stringify(r)).join("\n") + "\n", "utf8");
+  const vectors = new Float32Array(records.length * dims);
+  records.forEach((r, i) => vectors.set(makeVector(r.id, dims), i * dims));
+  const vectorBytes = Buffer.from(vectors.buffer);
+  const manifest = {
+    format: "hierdoc-memory-store",
+    version: 1,
+    embedderId: open.embedderId,
+    dimensions: dims,
+    count: records.length,
+    generation: 3,
+    writtenAt: "2026-12-01T00:00:00.000Z",
+    files: {
+      records: { name: "records-3-1.jsonl", bytes: recordBytes.length, sha256: sha(recordBytes) },
+      vectors: { name: "vectors-3-1.f32", bytes: vectorBytes.length, sha256: sha(vectorBytes) },
+    },
+  };
+  await writeFile(join(dir, "records-3-1.jsonl"), recordBytes);
+  await writeFile(join(dir, "vectors-3-1.f32"), vectorBytes);
+  await writeFile(join(dir, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + "\n");
+}
+
+describe("MemoryStore record encoding", () => {
+  const records = [
+    makeRecord(0),
+    makeRecord(1, { context: "" }),
+    makeRecord(2, { indexedText: "a custom indexed text, not context + content" }),
+    makeRecord(3, { content: "Ünïcode — “quotes” and\nnewlines\n\n" }),
+  ];
+
+  it("opens a snapshot written by the previous version (indexedText in every line) with identical records and vectors", async () => {
+    await writeOldFormatSnapshot(records, 16);
+    const store = new MemoryStore({ dir });
+    await store.open(open);
+    expect(await store.count()).toBe(4);
+    expect(await store.get(records.map((r) => r.id))).toEqual(records);
+    const scanned: ChunkRecord[] = [];
+    for await (const r of store.scan()) scanned.push(r);
+    expect(scanned).toEqual(records);
+    const [hit] = await store.vectorSearch({ vector: makeVector(records[3].id, 16), topK: 1 });
+    expect(hit.id).toBe(records[3].id);
+    // Rewritten in the current format, it reopens to the same records.
+    await store.upsert([{ record: makeRecord(9), vector: makeVector(9, 16) }]);
+    await store.close();
+    const again = new MemoryStore({ dir });
+    await again.open(open);
+    expect(await again.get([...records.map((r) => r.id), makeRecord(9).id])).toEqual([...records, makeRecord(9)]);
+    await again.close();
+  });
+
+  it("stores indexedText only when it is not the default context + blank line + content", async () => {
+    const store = new MemoryStore({ dir });
+    await store.open(open);
+    await store.upsert(records.map((record) => ({ record, vector: makeVector(record.id, 16) })));
+    await store.close();
+    const lines = (await readFile(join(dir, rec(1)), "utf8")).trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.indexedText)).toEqual([undefined, undefined, records[2].indexedText, undefined]);
+    expect(lines.map((l) => l.content)).toEqual(records.map((r) => r.content));
+  });
+
+  it("copies records on upsert and returns fresh objects, so callers' mutations do not reach the store", async () => {
+    const store = new MemoryStore();
+    await store.open(open);
+    const record = makeRecord(5);
+    await store.upsert([{ record, vector: makeVector(5, 16) }]);
+    record.content = "changed by the caller";
+    const [first] = await store.get([record.id]);
+    expect(first.content).toBe(makeRecord(5).content);
+    first.definitions.length = 0;
+    const [second] = await store.get([record.id]);
+    expect(second).toEqual(makeRecord(5));
+  });
+
+  it("rejects a record that cannot be stored as JSON with E_INVALID_ARGUMENT, leaving the store unchanged", async () => {
+    const store = new MemoryStore();
+    await store.open(open);
+    const cyclic = makeRecord(6) as ChunkRecord & { self?: unknown };
+    cyclic.self = cyclic;
+    await expectHierdocError(store.upsert([makeStoreRecord(1), { record: cyclic, vector: makeVector(6, 16) }]), { code: "E_INVALID_ARGUMENT", adapter: "memory" });
+    expect(await store.count()).toBe(0);
   });
 });
 
