@@ -9,6 +9,7 @@ import {
   type ContextGenerator,
   type DefinitionEntry,
   type Embedder,
+  type KeywordDocument,
   type KeywordIndex,
   type Reranker,
   type ScoredId,
@@ -127,10 +128,9 @@ export class HierarchicalDocumentTool {
     const tool = new HierarchicalDocumentTool(options);
     await mkdir(options.indexDir, { recursive: true });
     await tool.store.open({ embedderId: tool.embedder.id, dimensions: tool.embedder.dimensions });
-    const records: ChunkRecord[] = [];
-    for await (const record of tool.store.scan()) records.push(record);
-    tool.rebuildDerived(records);
-    if (tool.ownsKeyword) await tool.loadOrRebuildKeyword(records);
+    // One streaming pass over the store: only the catalog, exact index and definitions keep anything.
+    await tool.rebuildDerived(tool.store.scan());
+    if (tool.ownsKeyword) await tool.loadOrRebuildKeyword();
     tool.openMs = performance.now() - t0;
     return tool;
   }
@@ -375,10 +375,10 @@ export class HierarchicalDocumentTool {
     return out;
   }
 
-  private rebuildDerived(records: ChunkRecord[]): void {
+  private async rebuildDerived(records: AsyncIterable<ChunkRecord>): Promise<void> {
     this.exact = new ExactIndex();
     this.definitions.clear();
-    for (const r of records) {
+    for await (const r of records) {
       this.catalog.put(r);
       this.exact.addChunk(r);
       if (r.definitions.length > 0) {
@@ -419,7 +419,8 @@ export class HierarchicalDocumentTool {
     return `${this.config.keyword_index.variant}:${this.catalog.fingerprint()}`;
   }
 
-  private async loadOrRebuildKeyword(records: ChunkRecord[]): Promise<void> {
+  /** Reloads the persisted keyword index, or rebuilds it from a second pass over the store when stale. */
+  private async loadOrRebuildKeyword(): Promise<void> {
     const dir = join(this.indexDir, "keyword");
     const fingerprint = this.keywordFingerprint();
     let loaded: Bm25Index | null = null;
@@ -434,9 +435,11 @@ export class HierarchicalDocumentTool {
     }
     if (loaded) this.warn("keyword index is out of date with the store; rebuilding it");
     const index = new Bm25Index({ variant: this.config.keyword_index.variant });
-    await index.upsert(records.map((r) => ({ id: r.id, text: r.indexedText, sourcePath: r.sourcePath })));
+    const docs: KeywordDocument[] = [];
+    for await (const r of this.store.scan()) docs.push({ id: r.id, text: r.indexedText, sourcePath: r.sourcePath });
+    await index.upsert(docs);
     this.keyword = index;
-    if (records.length > 0) await index.save(dir, { fingerprint });
+    if (docs.length > 0) await index.save(dir, { fingerprint });
   }
 }
 
