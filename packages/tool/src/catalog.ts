@@ -27,28 +27,40 @@ export interface FileState {
   complete: boolean;
 }
 
+/** Shared by entries without aliases or units (most of them). */
+const NO_STRINGS: string[] = Object.freeze([]) as unknown as string[];
+
 /**
  * In-memory catalog of the stored chunks, rebuilt from the store on open: the source of file states
- * (for incremental ingestion), filters, section lookups and the index fingerprint.
+ * (for incremental ingestion), filters, section lookups and the index fingerprint. Entries share equal
+ * strings and string lists (source path, file hash, section id and title, parent chain, …), which chunks
+ * of one file or section repeat; shared lists are frozen.
  */
 export class Catalog {
   private readonly entries = new Map<string, CatalogEntry>();
   private readonly bySource = new Map<string, Set<string>>();
+  private strings = new Map<string, string>();
+  private lists = new Map<string, string[]>();
+  /** Pool size at which unused pooled values are dropped (twice the size after the last clean-up). */
+  private repoolAt = 65_536;
 
-  /** Adds or replaces the entry of a record. */
-  put(record: ChunkRecord): void {
+  /**
+   * Adds or replaces the entry of a record and returns it. The entry keeps no reference to the record
+   * (its text, context and definitions are not held).
+   */
+  put(record: ChunkRecord): CatalogEntry {
     this.delete(record.id);
     const entry: CatalogEntry = {
       id: record.id,
-      sourcePath: record.sourcePath,
+      sourcePath: this.str(record.sourcePath),
       chunkIndex: record.chunkIndex,
-      sectionId: record.sectionId,
-      sectionTitle: record.sectionTitle,
-      sectionAliases: record.sectionAliases ?? [],
-      unitIds: record.unitIds ?? [],
-      parentChain: record.parentChain,
+      sectionId: this.str(record.sectionId),
+      sectionTitle: this.str(record.sectionTitle),
+      sectionAliases: this.list(record.sectionAliases),
+      unitIds: this.list(record.unitIds),
+      parentChain: this.list(record.parentChain),
       chunkType: record.chunkType,
-      fileHash: record.fileHash,
+      fileHash: this.str(record.fileHash),
       fileChunkCount: record.fileChunkCount ?? 0,
       start: record.start,
       end: record.end,
@@ -57,6 +69,49 @@ export class Catalog {
     let set = this.bySource.get(entry.sourcePath);
     if (!set) this.bySource.set(entry.sourcePath, (set = new Set()));
     set.add(entry.id);
+    if (this.strings.size + this.lists.size > this.repoolAt) this.repool();
+    return entry;
+  }
+
+  /** The pooled instance of a string (values that are not strings are returned as they are). */
+  private str<T>(value: T): T {
+    if (typeof value !== "string") return value;
+    const known = this.strings.get(value);
+    if (known !== undefined) return known as T;
+    this.strings.set(value, value);
+    return value;
+  }
+
+  /** The pooled, frozen instance of a string list; `undefined` and empty lists are one shared empty list. */
+  private list(values: string[] | undefined): string[] {
+    if (!values || values.length === 0) return NO_STRINGS;
+    const key = values.join("\u0000");
+    const known = this.lists.get(key);
+    if (known !== undefined && known.length === values.length && known.every((v, i) => v === values[i])) return known;
+    const list = Object.freeze(values.map((v) => this.str(v))) as unknown as string[];
+    this.lists.set(key, list);
+    return list;
+  }
+
+  /** Drops pooled values no entry uses any more (after many replacements and deletions). */
+  private repool(): void {
+    const strings = new Map<string, string>();
+    const lists = new Map<string, string[]>();
+    const keep = (v: unknown): void => {
+      if (typeof v === "string") strings.set(v, v);
+    };
+    const keepList = (l: string[]): void => {
+      if (l.length === 0) return;
+      lists.set(l.join("\u0000"), l);
+      l.forEach(keep);
+    };
+    for (const e of this.entries.values()) {
+      [e.sourcePath, e.sectionId, e.sectionTitle, e.fileHash].forEach(keep);
+      [e.sectionAliases, e.unitIds, e.parentChain].forEach(keepList);
+    }
+    this.strings = strings;
+    this.lists = lists;
+    this.repoolAt = Math.max(65_536, 2 * (strings.size + lists.size));
   }
 
   delete(id: string): void {

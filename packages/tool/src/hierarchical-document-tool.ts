@@ -379,8 +379,8 @@ export class HierarchicalDocumentTool {
     this.exact = new ExactIndex();
     this.definitions.clear();
     for await (const r of records) {
-      this.catalog.put(r);
-      this.exact.addChunk(r);
+      // The exact index keeps the catalog entry's (pooled) strings rather than the record's.
+      this.exact.addChunk(this.catalog.put(r));
       if (r.definitions.length > 0) {
         const list = this.definitions.get(r.sourcePath) ?? [];
         list.push(...r.definitions);
