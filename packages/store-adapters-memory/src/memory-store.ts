@@ -91,7 +91,7 @@ export class MemoryStore implements VectorStoreAdapter {
       }
     }
     if (manifest === undefined || snap === undefined) return;
-    this.matrix.load(snap.vectors, snap.ids.length);
+    this.matrix.adopt(snap.vectors, snap.ids.length);
     this.lines = snap.lines;
     this.ids = snap.ids;
     this.sources = snap.sources;

@@ -1,15 +1,22 @@
-import { createHash } from "node:crypto";
-import { mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
+import { createHash, type Hash } from "node:crypto";
+import { mkdir, open, readdir, readFile, rename, rm, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import type { ChunkRecord } from "@hierdoc/core";
 import { HierdocError } from "@hierdoc/core";
+import { forEachLine, readInto } from "./file-blocks.js";
 import { LineArena } from "./line-arena.js";
 import { recordJson } from "./record-codec.js";
 
 /** Name of the manifest file; it is written last, so its presence means a complete snapshot. */
 export const MANIFEST_FILE = "manifest.json";
 const FORMAT = "hierdoc-memory-store";
-const VERSION = 1;
+/**
+ * Format version written. Version 2 lines leave out `indexedText` when it is the default one; version 1
+ * (every line carries it) is still read. A reader that knows only version 1 rejects a version 2 folder
+ * rather than serving records without their indexed text.
+ */
+const VERSION = 2;
+const READABLE_VERSIONS: readonly number[] = [1, 2];
 const DATA_FILE = /^(records|vectors)-(\d+)-(\d+)\.(jsonl|f32)$/;
 const TEMP_FILE = /\.(\d+)\.tmp$/;
 
@@ -34,8 +41,8 @@ export interface SnapshotManifest {
 
 /**
  * A loaded snapshot: per row (in order) the record's compact JSON line, its id and source path, and the
- * packed, normalised vectors. Lines are views into the file's bytes, except lines written by an earlier
- * version with a default `indexedText`, which are re-encoded without it.
+ * packed, normalised vectors. Lines are views into a few large buffers; lines written by an earlier
+ * version with a default `indexedText` are re-encoded without it.
  */
 export interface Snapshot {
   manifest: SnapshotManifest;
@@ -115,75 +122,100 @@ export async function readManifest(dir: string): Promise<SnapshotManifest | unde
     typeof m.files?.records?.name === "string" &&
     typeof m.files?.vectors?.name === "string";
   if (!ok) throw corrupt(dir, MANIFEST_FILE, "missing or invalid fields");
-  if (m.version !== VERSION) throw corrupt(dir, MANIFEST_FILE, `unsupported format version ${m.version}`);
+  if (!READABLE_VERSIONS.includes(m.version)) throw corrupt(dir, MANIFEST_FILE, `unsupported format version ${m.version}`);
   return m;
 }
 
-async function readChecked(dir: string, entry: SnapshotFileEntry): Promise<Buffer> {
-  let bytes: Buffer;
+/**
+ * Opens a file the manifest lists, checks its size, streams it through `read` while hashing it, then
+ * checks the checksum. An error `read` reports as `deferred` is thrown only when the checksum matches
+ * (damage is reported as a checksum mismatch, as when the file was checked before parsing).
+ */
+async function readChecked<T>(
+  dir: string,
+  entry: SnapshotFileEntry,
+  read: (handle: FileHandle, hash: Hash) => Promise<{ value: T; deferred?: HierdocError }>,
+): Promise<T> {
+  let handle: FileHandle;
   try {
-    bytes = await readFile(join(dir, entry.name));
+    handle = await open(join(dir, entry.name), "r");
   } catch (err) {
     throw corrupt(dir, entry.name, "file listed in the manifest cannot be read", err);
   }
-  if (bytes.length !== entry.bytes) throw corrupt(dir, entry.name, `expected ${entry.bytes} bytes, found ${bytes.length}`);
-  if (sha256(bytes) !== entry.sha256) throw corrupt(dir, entry.name, "checksum mismatch");
-  return bytes;
+  try {
+    const size = (await handle.stat()).size;
+    if (size !== entry.bytes) throw corrupt(dir, entry.name, `expected ${entry.bytes} bytes, found ${size}`);
+    const hash = createHash("sha256");
+    let result: { value: T; deferred?: HierdocError };
+    try {
+      result = await read(handle, hash);
+    } catch (err) {
+      if (err instanceof HierdocError) throw err;
+      throw corrupt(dir, entry.name, "file listed in the manifest cannot be read", err);
+    }
+    if (hash.digest("hex") !== entry.sha256) throw corrupt(dir, entry.name, "checksum mismatch");
+    if (result.deferred) throw result.deferred;
+    return result.value;
+  } finally {
+    await handle.close();
+  }
 }
 
-/**
- * Loads the snapshot the manifest names and verifies sizes, checksums and counts.
- * @throws HierdocError E_INDEX_CORRUPT naming the bad file.
- */
-export async function readSnapshot(dir: string, manifest: SnapshotManifest): Promise<Snapshot> {
-  const [recordBytes, vectorBytes] = await Promise.all([
-    readChecked(dir, manifest.files.records),
-    readChecked(dir, manifest.files.vectors),
-  ]);
-  const expectedFloats = manifest.count * manifest.dimensions;
-  if (vectorBytes.length !== expectedFloats * 4) {
-    throw corrupt(dir, manifest.files.vectors.name, `expected ${expectedFloats} floats for ${manifest.count} records`);
-  }
-  // A view over the file's bytes when aligned (the store copies it into its matrix), else a copy.
-  const vectors =
-    vectorBytes.byteOffset % 4 === 0
-      ? new Float32Array(vectorBytes.buffer, vectorBytes.byteOffset, expectedFloats)
-      : new Float32Array(new Uint8Array(vectorBytes).buffer);
-  const lines: Buffer[] = [];
-  const ids: string[] = [];
-  const sources: string[] = [];
-  const paths = new Map<string, string>();
-  const arena = new LineArena();
-  let lineNo = 0;
-  for (let start = 0; start < recordBytes.length; ) {
-    let end = recordBytes.indexOf(0x0a, start);
-    if (end === -1) end = recordBytes.length;
-    lineNo++;
-    if (end > start) {
-      const line = recordBytes.subarray(start, end);
+/** The records file, streamed: each line parsed once (validated, id and source path taken) and copied compactly. */
+async function readRecords(dir: string, manifest: SnapshotManifest): Promise<Pick<Snapshot, "lines" | "ids" | "sources">> {
+  const name = manifest.files.records.name;
+  const { lines, ids, sources } = await readChecked(dir, manifest.files.records, async (handle, hash) => {
+    const value = { lines: [] as Buffer[], ids: [] as string[], sources: [] as string[] };
+    const paths = new Map<string, string>();
+    const arena = new LineArena();
+    let deferred: HierdocError | undefined;
+    await forEachLine(handle, hash, (line, lineNo) => {
+      if (deferred || line.length === 0) return;
       let record: ChunkRecord;
       try {
         record = JSON.parse(line.toString("utf8")) as ChunkRecord;
       } catch (err) {
-        throw corrupt(dir, manifest.files.records.name, `line ${lineNo} is not valid JSON`, err);
+        deferred = corrupt(dir, name, `line ${lineNo} is not valid JSON`, err);
+        return;
       }
       if (record === null || typeof record !== "object" || typeof record.id !== "string") {
-        throw corrupt(dir, manifest.files.records.name, `line ${lineNo} is not a record with a string id`);
+        deferred = corrupt(dir, name, `line ${lineNo} is not a record with a string id`);
+        return;
       }
       // Lines of earlier versions carry indexedText: re-encode them, which drops it when it is the
-      // default one (derived again on read). Other lines stay views into the file's bytes.
-      lines.push(record.indexedText === undefined ? line : arena.add(recordJson(record)));
-      ids.push(record.id);
+      // default one (derived again on read). Other lines are copied as they are.
+      value.lines.push(record.indexedText === undefined ? arena.addBytes(line) : arena.add(recordJson(record)));
+      value.ids.push(record.id);
       const source = record.sourcePath;
       if (typeof source === "string" && !paths.has(source)) paths.set(source, source);
-      sources.push(paths.get(source) ?? source);
-    }
-    start = end + 1;
-  }
-  if (lines.length !== manifest.count) {
-    throw corrupt(dir, manifest.files.records.name, `expected ${manifest.count} records, found ${lines.length}`);
-  }
-  return { manifest, lines, ids, sources, vectors };
+      value.sources.push(paths.get(source) ?? source);
+    });
+    return { value, deferred };
+  });
+  if (lines.length !== manifest.count) throw corrupt(dir, name, `expected ${manifest.count} records, found ${lines.length}`);
+  return { lines, ids, sources };
+}
+
+/** The vectors file, read straight into the array the store keeps. */
+async function readVectors(dir: string, manifest: SnapshotManifest): Promise<Float32Array> {
+  const entry = manifest.files.vectors;
+  const expectedFloats = manifest.count * manifest.dimensions;
+  if (entry.bytes !== expectedFloats * 4) throw corrupt(dir, entry.name, `expected ${expectedFloats} floats for ${manifest.count} records`);
+  return readChecked(dir, entry, async (handle, hash) => {
+    const vectors = new Float32Array(expectedFloats);
+    const read = await readInto(handle, new Uint8Array(vectors.buffer), hash);
+    return { value: vectors, deferred: read === vectors.byteLength ? undefined : corrupt(dir, entry.name, `expected ${entry.bytes} bytes, found ${read}`) };
+  });
+}
+
+/**
+ * Loads the snapshot the manifest names and verifies sizes, checksums and counts. Both files are streamed
+ * (neither is held whole besides the vectors array itself).
+ * @throws HierdocError E_INDEX_CORRUPT naming the bad file.
+ */
+export async function readSnapshot(dir: string, manifest: SnapshotManifest): Promise<Snapshot> {
+  const [records, vectors] = await Promise.all([readRecords(dir, manifest), readVectors(dir, manifest)]);
+  return { manifest, ...records, vectors };
 }
 
 /**

@@ -33,10 +33,24 @@ export class VectorMatrix {
     this.rows = rows;
   }
 
+  /**
+   * Replaces the whole contents with the `rows` rows of `values` (already normalised, exactly
+   * `rows * dimensions` floats), taking ownership of the array instead of copying it: the caller must not
+   * use `values` afterwards.
+   * @throws HierdocError E_INVALID_ARGUMENT when `values` does not hold exactly `rows` rows.
+   */
+  adopt(values: Float32Array, rows: number): void {
+    if (!Number.isInteger(rows) || rows < 0 || values.length !== rows * this.dimensions) {
+      throw new HierdocError("E_INVALID_ARGUMENT", `expected ${rows} rows of ${this.dimensions} floats, got ${values.length} floats`);
+    }
+    this.data = values;
+    this.rows = rows;
+  }
+
   /** Appends a row (normalised copy of `vector`) and returns its row index. */
   append(vector: Float32Array): number {
     if ((this.rows + 1) * this.dimensions > this.data.length) {
-      const next = new Float32Array(this.data.length * 2);
+      const next = new Float32Array(Math.max(this.data.length * 2, 1024 * this.dimensions));
       next.set(this.data);
       this.data = next;
     }

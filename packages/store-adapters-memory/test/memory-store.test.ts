@@ -34,7 +34,7 @@ describe("MemoryStore snapshots", () => {
     const store = await filledStore(5);
     expect((await readdir(dir)).sort()).toEqual([MANIFEST_FILE, rec(1), vec(1)]);
     const manifest = JSON.parse(await readFile(join(dir, MANIFEST_FILE), "utf8"));
-    expect(manifest).toMatchObject({ embedderId: open.embedderId, dimensions: 16, count: 5, generation: 1 });
+    expect(manifest).toMatchObject({ format: "hierdoc-memory-store", version: 2, embedderId: open.embedderId, dimensions: 16, count: 5, generation: 1 });
     expect((await readFile(join(dir, vec(1)))).length).toBe(5 * 16 * 4);
     expect((await readFile(join(dir, rec(1)), "utf8")).trim().split("\n")).toHaveLength(5);
 
@@ -100,9 +100,9 @@ describe("MemoryStore snapshots", () => {
 });
 
 /** Writes a snapshot the way version 1 of the store did before 2026-12-02: every line carries indexedText. */
-async function writeOldFormatSnapshot(records: ChunkRecord[], dims: number): Promise<void> {
+async function writeOldFormatSnapshot(records: ChunkRecord[], dims: number, lines = records.map((r) => JSON.stringify(r))): Promise<void> {
   const sha = (b: Buffer): string => createHash("sha256").update(b).digest("hex");
-  const recordBytes = Buffer.from(records.map((r) => JSON.stringify(r)).join("\n") + "\n", "utf8");
+  const recordBytes = Buffer.from(lines.join("\n") + "\n", "utf8");
   const vectors = new Float32Array(records.length * dims);
   records.forEach((r, i) => vectors.set(makeVector(r.id, dims), i * dims));
   const vectorBytes = Buffer.from(vectors.buffer);
@@ -146,9 +146,39 @@ describe("MemoryStore record encoding", () => {
     // Rewritten in the current format, it reopens to the same records.
     await store.upsert([{ record: makeRecord(9), vector: makeVector(9, 16) }]);
     await store.close();
+    expect(JSON.parse(await readFile(join(dir, MANIFEST_FILE), "utf8"))).toMatchObject({ version: 2, generation: 4, count: 5 });
     const again = new MemoryStore({ dir });
     await again.open(open);
     expect(await again.get([...records.map((r) => r.id), makeRecord(9).id])).toEqual([...records, makeRecord(9)]);
+    await again.close();
+  });
+
+  it("rejects a manifest of a format version it does not know as E_INDEX_CORRUPT", async () => {
+    await writeOldFormatSnapshot(records, 16);
+    const manifest = JSON.parse(await readFile(join(dir, MANIFEST_FILE), "utf8"));
+    await writeFile(join(dir, MANIFEST_FILE), JSON.stringify({ ...manifest, version: 3 }));
+    const err = await expectHierdocError(new MemoryStore({ dir }).open(open), { code: "E_INDEX_CORRUPT", adapter: "memory" });
+    expect(err.message).toContain("unsupported format version 3");
+  });
+
+  it("reports a line that is not JSON (with a matching checksum) as E_INDEX_CORRUPT naming the line and file", async () => {
+    const lines = records.map((r) => JSON.stringify(r));
+    lines[2] = lines[2].slice(0, 40);
+    await writeOldFormatSnapshot(records, 16, lines);
+    const err = await expectHierdocError(new MemoryStore({ dir }).open(open), { code: "E_INDEX_CORRUPT", adapter: "memory", operation: "open" });
+    expect(err.message).toContain("records-3-1.jsonl: line 3 is not valid JSON");
+  });
+
+  it("round-trips records longer than the read block (several MB) between small ones", async () => {
+    const big = makeRecord(7, { content: "Ω long text ".repeat(700_000), context: "" });
+    const all = [records[0], big, records[3], makeRecord(8, { content: "x".repeat(3_000_000) })];
+    const store = new MemoryStore({ dir });
+    await store.open(open);
+    await store.upsert(all.map((record) => ({ record, vector: makeVector(record.id, 16) })));
+    await store.close();
+    const again = new MemoryStore({ dir });
+    await again.open(open);
+    expect(await again.get(all.map((r) => r.id))).toEqual(all);
     await again.close();
   });
 
