@@ -83,6 +83,8 @@ export interface EmbedderBenchResults {
   runs: EmbedRun[];
   glove?: { chunksPerS: number; loadMs: number; queryMs: number };
   queries: { source: string; n: number; meanTokens: number };
+  /** Hand-written observations added to the results file after the run (rendered as the last bullets). */
+  notes?: string[];
 }
 
 const la = (l: number[]): string => l.map((x) => x.toFixed(2)).join(" / ");
@@ -186,7 +188,7 @@ export function renderEmbedderSection(r: EmbedderBenchResults): string {
     const all = r.sample.totalChunks;
     const line = (x: EmbedRun): string =>
       `${fmt(x.chunksPerS)} chunks/s → all ${all} ${r.sample.source} chunks in about ${hours(all / x.chunksPerS)}, 13,000 passages of that size in ${hours(13000 / x.chunksPerS)}` +
-      (perCpuS(x) ? `; by CPU time (${fmt(perCpuS(x))} chunks per CPU-s) ${r.cores} free cores would give at most ≈ ${fmt(r.cores * perCpuS(x)!)} chunks/s` : "");
+      (perCpuS(x) ? `; by CPU time (${fmt(perCpuS(x))} chunks per CPU-s), ≈ ${fmt(r.cores * perCpuS(x)!)} chunks/s with all ${r.cores} cores free and busy` : "");
     if (today) {
       out.push(
         `- ${model}, as \`embedDocuments\` runs today (batch ${today.batch}, document order): ${line(today)}.` +
@@ -206,7 +208,7 @@ export function renderEmbedderSection(r: EmbedderBenchResults): string {
     const same = short && mine.find((x) => full(x) && !x.lengthSorted && x.batch === short.batch);
     if (short && same) {
       out.push(
-        `- ${model} truncated at ${short.maxLength} tokens (sentence-transformers' \`max_seq_length\` for MiniLM; hierdoc's embedder uses the tokenizer's \`model_max_length\`, 512 here), batch ${short.batch}: ` +
+        `- ${model} truncated at ${short.maxLength} tokens (sentence-transformers' \`max_seq_length\` for MiniLM; hierdoc's embedder truncates at the tokenizer's \`model_max_length\`, 512 in the generated folder; check a real folder's tokenizer_config.json), batch ${short.batch}: ` +
           `${fmt(short.chunksPerS)} chunks/s against ${fmt(same.chunksPerS)} at 512` +
           (perCpuS(short) && perCpuS(same) ? ` (per CPU-s ${fmt(perCpuS(short))} against ${fmt(perCpuS(same))})` : "") +
           ` — only ${fmt(100 * r.sample.stats.truncatedShare, 1)} % of the chunks exceed 512 tokens, but in document order one long chunk sets the padded length of its whole batch.`,
@@ -233,10 +235,20 @@ export function renderEmbedderSection(r: EmbedderBenchResults): string {
     }
   }
   const m = r.runs.reduce((a, x) => Math.max(a, x.peakRssMb), 0);
-  out.push(`- Memory: up to ${fmt(m, 0)} MB peak RSS per process in these runs (model weights, ONNX Runtime arenas, activations of the largest batch × 512 tokens).`);
+  const spread = Math.max(1, ...r.runs.map((x) => (x.rounds && x.rounds.length > 1 ? Math.max(...x.rounds) / Math.min(...x.rounds) : 1)));
+  const byBatch = [...new Set(r.runs.filter((x) => x.dtype === "fp32" && !x.lengthSorted && x.maxLength >= 512 && x.model === r.runs[0]?.model).map((x) => x.batch))].sort((a, b) => a - b);
+  const rssOf = (b: number): number => r.runs.find((x) => x.dtype === "fp32" && !x.lengthSorted && x.maxLength >= 512 && x.model === r.runs[0]?.model && x.batch === b)!.peakRssMb;
   out.push(
-    "- The machine is shared (2 cores, other jobs running): a 1-minute load average above 2 means the numbers are pessimistic; on an idle machine expect them to rise " +
-      "by up to the ratio of load average to cores. Compare rows only with similar load.",
+    `- Memory: up to ${fmt(m, 0)} MB peak RSS per process in these runs. It grows with the batch, whose activations (attention scores are batch × heads × length², padded) dwarf the weights` +
+      (byBatch.length > 1 ? ` — ${r.runs[0]!.model} peak RSS at batch ${byBatch.map((b) => `${b}: ${fmt(rssOf(b), 0)} MB`).join(", ")}` : "") +
+      "; ingestion with a transformer embedder should keep batches small or sorted by length.",
+  );
+  out.push(
+    `- The machine is shared (${r.cores} cores; other jobs ran throughout, 1-minute load average ${fmt(Math.min(...r.runs.flatMap((x) => [...x.loadAverageStart.slice(0, 1), ...x.loadAverageEnd.slice(0, 1)])), 1)}–${fmt(Math.max(...r.runs.flatMap((x) => [...x.loadAverageStart.slice(0, 1), ...x.loadAverageEnd.slice(0, 1)])), 1)} during the fastest rounds): ` +
+      `wall-clock rounds of one configuration differ by up to ${fmt(spread, 1)}× (the all-rounds column), so wall-clock ratios between rows measured at different load mislead. ` +
+      "CPU time per chunk varies less but is not immune (the host's other tenants share the cores' caches and execution units), so differences under about 2× between rows are not established by one run. " +
+      "On an idle machine expect the wall-clock numbers to be at or above the fastest round.",
+    ...(r.notes ?? []).map((n) => `- ${n}`),
     "",
   );
   out.push(EMBEDDER_SECTION_END);

@@ -48,6 +48,7 @@ const results: EmbedderBenchResults = {
   runs: [run(1, 4), { ...run(16, 10), rounds: [7.25, 10, 9.5] }, run(16, 20, 256)],
   glove: { chunksPerS: 3000, loadMs: 50, queryMs: 0.02 },
   queries: { source: "ObliQA dev questions", n: 50, meanTokens: 30 },
+  notes: ["checked by hand: X"],
 };
 
 describe("embedder benchmark section", () => {
@@ -66,6 +67,7 @@ describe("embedder benchmark section", () => {
     expect(md).toContain("| 10.00 | 7.3, 10.0, 9.5 |"); // the fastest round, then every round
     expect(md).toContain("3.50 → 4.25");
     expect(md).toContain("truncated at 256 tokens");
+    expect(md).toContain("\n- checked by hand: X\n");
     expect(md).toContain("batch 16: 20.00 chunks/s against 10.00 at 512");
   });
 
