@@ -165,7 +165,12 @@ export class TransformersEmbedder implements Embedder {
 
   private async embedAll(texts: string[], prefix: string): Promise<Float32Array[]> {
     const out: Float32Array[] = texts.map(() => new Float32Array(this.dimensions));
-    const todo = texts.map((t, i) => ({ t, i })).filter(({ t }) => t.trim() !== "");
+    // Batches of similar length: a batch is padded to its longest text, and in document order ~70 % of the
+    // positions computed were padding (tools/bench embedder-bench: ~4× more chunks/s sorted). Order is restored.
+    const todo = texts
+      .map((t, i) => ({ t, i }))
+      .filter(({ t }) => t.trim() !== "")
+      .sort((a, b) => a.t.length - b.t.length || a.i - b.i);
     for (let start = 0; start < todo.length; start += this.options.batchSize) {
       const batch = todo.slice(start, start + this.options.batchSize);
       const tensor = await runPipeline(this.extractor, batch.map(({ t }) => prefix + t), this.options, this.id);
