@@ -57,6 +57,9 @@ function sameCase(written: string, defined: string): boolean {
   return a[0] === b[0] && a.toLowerCase() === b.toLowerCase();
 }
 
+/** Texts whose matches {@link TermIndex.termsUsedIn} remembers (a few MB of chunk text). */
+const MEMO_LIMIT = 4096;
+
 /**
  * Defined-term lookup and matching for one corpus. `termsUsedIn` compiles every term into one word trie
  * (plural-aware, word-boundary, longest match first) so a text is scanned once whatever the number of terms.
@@ -67,6 +70,8 @@ export class TermIndex {
   private readonly byKey = new Map<string, TermInfo>();
   private root: TrieNode = newNode();
   private dirty = false;
+  /** Matches of recent texts (search results and rerank candidates recur across queries); cleared on change. */
+  private readonly memo = new Map<string, DefinitionEntry[]>();
 
   /** Builds the index from definitions (e.g. those stored on chunk records). */
   constructor(entries: DefinitionEntry[] = []) {
@@ -141,6 +146,16 @@ export class TermIndex {
    */
   termsUsedIn(text: string, sourcePath?: string): DefinitionEntry[] {
     const root = this.trie();
+    const memoKey = `${sourcePath ?? ""}\u0000${text}`;
+    const known = this.memo.get(memoKey);
+    if (known) return known.slice();
+    const out = this.match(root, text, sourcePath);
+    if (this.memo.size >= MEMO_LIMIT) this.memo.clear();
+    this.memo.set(memoKey, out);
+    return out.slice();
+  }
+
+  private match(root: TrieNode, text: string, sourcePath: string | undefined): DefinitionEntry[] {
     const tokens = wordTokens(text);
     const seen = new Set<string>();
     const out: DefinitionEntry[] = [];
@@ -194,6 +209,7 @@ export class TermIndex {
     }
     this.root = root;
     this.dirty = false;
+    this.memo.clear();
     return root;
   }
 }

@@ -8,6 +8,20 @@ const STOPWORDS = new Set(
     .split(" "),
 );
 
+/** Porter stems of words seen so far: a corpus has tens of thousands of distinct words, stemming each once. */
+const stemOfWord = new Map<string, string>();
+const STEM_MEMO_LIMIT = 200_000;
+
+function stemWord(word: string): string {
+  let stem = stemOfWord.get(word);
+  if (stem === undefined) {
+    if (stemOfWord.size >= STEM_MEMO_LIMIT) stemOfWord.clear();
+    stem = stemmer(word);
+    stemOfWord.set(word, stem);
+  }
+  return stem;
+}
+
 /** One analysed token: its stem and its position in the stopword-free sequence. */
 export interface Token {
   stem: string;
@@ -22,7 +36,7 @@ export function analyze(text: string): Token[] {
   const out: Token[] = [];
   for (const raw of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
     if (raw.length < 2 || STOPWORDS.has(raw)) continue;
-    out.push({ stem: stemmer(raw), pos: out.length });
+    out.push({ stem: stemWord(raw), pos: out.length });
   }
   return out;
 }
