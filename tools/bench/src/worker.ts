@@ -5,6 +5,7 @@ import { join, resolve } from "node:path";
 import { parseDocument } from "@hierdoc/chunker";
 import { GloveEmbedder } from "@hierdoc/embeddings";
 import { Bm25Index } from "@hierdoc/keyword-search";
+import { createReranker } from "@hierdoc/rerank";
 import { cacheDirOf } from "@hierdoc/runtime";
 import { MemoryStore } from "@hierdoc/store-adapters-memory";
 import { HierarchicalDocumentTool } from "@hierdoc/tool";
@@ -71,7 +72,9 @@ async function latencyHierdoc(): Promise<object> {
   const embedderLoadMs = performance.now() - te;
   const rssEmbedder = rssMb();
   const t0 = performance.now();
-  const tool = await HierarchicalDocumentTool.open({ config, indexDir: dir, store: new MemoryStore({ dir: join(dir, "store") }), embedder });
+  // As shipped: the index config's rerank stage (default: the offline lexical reranker); `--rerank none` times without it.
+  const reranker = opt("rerank", "config") === "none" ? undefined : createReranker(config.rerank, { env: (k) => process.env[k] });
+  const tool = await HierarchicalDocumentTool.open({ config, indexDir: dir, store: new MemoryStore({ dir: join(dir, "store") }), embedder, reranker });
   const openMs = performance.now() - t0;
   const legSum: Record<string, number> = {};
   let counted = 0;
@@ -87,7 +90,7 @@ async function latencyHierdoc(): Promise<object> {
   const legMs = Object.fromEntries(Object.entries(legSum).map(([leg, v]) => [leg, v / counted]));
   const chunks = tool.chunkCount;
   await tool.close();
-  return { system: "hierdoc", mode: searchMode, chunks, embedderLoadMs, openMs, rssBaseMb: rss0, rssAfterEmbedderMb: rssEmbedder, peakRssMb: peakRssMb(), latency: summarize(ms), legMs };
+  return { system: "hierdoc", mode: searchMode, reranker: reranker?.id ?? "none", chunks, embedderLoadMs, openMs, rssBaseMb: rss0, rssAfterEmbedderMb: rssEmbedder, peakRssMb: peakRssMb(), latency: summarize(ms), legMs };
 }
 
 /** Builds a peer over `size` pool chunks and times its searches (query embedding included). */
