@@ -11,3 +11,4 @@ export * from "./http-failure.js";
 export * from "./chunk-uuid.js";
 export * from "./store-batches.js";
 export * from "./open-checks.js";
+export { lazyImport } from "./lazy-import.js";

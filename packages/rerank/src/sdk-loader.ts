@@ -1,16 +1,4 @@
-/**
- * A memoised dynamic import: the first call starts loading the module, later calls share its promise, and a
- * failed load is tried again on the next call. Client SDKs load through these, so a process that never calls
- * an API reranker never loads its SDK.
- */
-export function lazyImport<T>(load: () => Promise<T>): () => Promise<T> {
-  let pending: Promise<T> | undefined;
-  return () =>
-    (pending ??= load().catch((err: unknown) => {
-      pending = undefined;
-      throw err;
-    }));
-}
+import { lazyImport } from "@hierdoc/core";
 
 /** The `cohere-ai` SDK, loaded on first use. */
 export const loadCohere: () => Promise<typeof import("cohere-ai")> = lazyImport(() => import("cohere-ai"));
