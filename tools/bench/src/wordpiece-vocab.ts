@@ -1,9 +1,10 @@
+import { WORDPIECE_SPECIAL_TOKENS, wordPieceTokenizerJson } from "@hierdoc/embeddings/testing";
 // A WordPiece vocabulary of a real model's size built from English text, so a benchmark tokenizer splits
 // text into about as many tokens as a real BERT tokenizer would (whole common words, `##` suffixes for
 // the rest), and the tokenizer.json transformers.js reads for it.
 
 /** BERT's special tokens, in the order written at the start of the vocabulary. */
-export const SPECIAL_TOKENS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] as const;
+export const SPECIAL_TOKENS = WORDPIECE_SPECIAL_TOKENS;
 
 const ASCII_PUNCT = "!-\\/:-@\\[-`{-~";
 const PIECE = new RegExp(`[^\\s\\p{P}${ASCII_PUNCT}]+|[\\p{P}${ASCII_PUNCT}]`, "gu");
@@ -84,30 +85,5 @@ export function wordPieces(word: string, vocab: ReadonlySet<string>, maxChars = 
   return out;
 }
 
-/** A Hugging Face `tokenizer.json` (BERT uncased normaliser and pre-tokeniser, WordPiece model) for `vocab`. */
-export function wordPieceTokenizerJson(vocab: readonly string[]): object {
-  const id = (t: string): number => vocab.indexOf(t);
-  const special = (t: string) => ({ id: t, ids: [id(t)], tokens: [t] });
-  return {
-    version: "1.0",
-    truncation: null,
-    padding: null,
-    added_tokens: SPECIAL_TOKENS.map((content) => ({ id: id(content), content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true })),
-    normalizer: { type: "BertNormalizer", clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true },
-    pre_tokenizer: { type: "BertPreTokenizer" },
-    post_processor: {
-      type: "TemplateProcessing",
-      single: [{ SpecialToken: { id: "[CLS]", type_id: 0 } }, { Sequence: { id: "A", type_id: 0 } }, { SpecialToken: { id: "[SEP]", type_id: 0 } }],
-      pair: [
-        { SpecialToken: { id: "[CLS]", type_id: 0 } },
-        { Sequence: { id: "A", type_id: 0 } },
-        { SpecialToken: { id: "[SEP]", type_id: 0 } },
-        { Sequence: { id: "B", type_id: 1 } },
-        { SpecialToken: { id: "[SEP]", type_id: 1 } },
-      ],
-      special_tokens: { "[CLS]": special("[CLS]"), "[SEP]": special("[SEP]") },
-    },
-    decoder: { type: "WordPiece", prefix: "##", cleanup: true },
-    model: { type: "WordPiece", unk_token: "[UNK]", continuing_subword_prefix: "##", max_input_chars_per_word: 100, vocab: Object.fromEntries(vocab.map((w, i) => [w, i])) },
-  };
-}
+/** The `tokenizer.json` for a vocabulary (the same builder the tiny test models use). */
+export { wordPieceTokenizerJson };

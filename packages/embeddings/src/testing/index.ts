@@ -10,3 +10,4 @@ export {
   type OnnxDim,
   type OnnxFloatAttribute,
 } from "./onnx-proto.js";
+export { wordPieceTokenizerJson, WORDPIECE_SPECIAL_TOKENS } from "./wordpiece-tokenizer.js";

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { encodeOnnxModel, OnnxType, type OnnxGraph } from "./onnx-proto.js";
+import { WORDPIECE_SPECIAL_TOKENS, wordPieceTokenizerJson } from "./wordpiece-tokenizer.js";
 
 /** Options of {@link writeTinyTransformersModel}. */
 export interface TinyModelOptions {
@@ -32,7 +33,7 @@ export interface TinyModel {
   files: string[];
 }
 
-const SPECIAL = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] as const;
+const SPECIAL = WORDPIECE_SPECIAL_TOKENS;
 
 function hashWord(word: string, seed: number): number {
   let h = (2166136261 ^ seed) >>> 0;
@@ -138,35 +139,7 @@ export async function writeTinyTransformersModel(dir: string, options: TinyModel
   const model = encodeOnnxModel(classifier ? crossEncoderGraph(table, vocab.length, hidden) : embeddingGraph(table, vocab.length, hidden));
 
   const maxLength = options.maxLength ?? 512;
-  const special = (token: string) => ({ id: token, ids: [vocab.indexOf(token)], tokens: [token] });
-  const tokenizer = {
-    version: "1.0",
-    truncation: null,
-    padding: null,
-    added_tokens: SPECIAL.map((content, id) => ({ id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true })),
-    normalizer: { type: "BertNormalizer", clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true },
-    pre_tokenizer: { type: "BertPreTokenizer" },
-    post_processor: {
-      type: "TemplateProcessing",
-      single: [{ SpecialToken: { id: "[CLS]", type_id: 0 } }, { Sequence: { id: "A", type_id: 0 } }, { SpecialToken: { id: "[SEP]", type_id: 0 } }],
-      pair: [
-        { SpecialToken: { id: "[CLS]", type_id: 0 } },
-        { Sequence: { id: "A", type_id: 0 } },
-        { SpecialToken: { id: "[SEP]", type_id: 0 } },
-        { Sequence: { id: "B", type_id: 1 } },
-        { SpecialToken: { id: "[SEP]", type_id: 1 } },
-      ],
-      special_tokens: { "[CLS]": special("[CLS]"), "[SEP]": special("[SEP]") },
-    },
-    decoder: { type: "WordPiece", prefix: "##", cleanup: true },
-    model: {
-      type: "WordPiece",
-      unk_token: "[UNK]",
-      continuing_subword_prefix: "##",
-      max_input_chars_per_word: 100,
-      vocab: Object.fromEntries(vocab.map((w, i) => [w, i])),
-    },
-  };
+  const tokenizer = wordPieceTokenizerJson(vocab);
 
   const onnxFile = join("onnx", `model${options.fileSuffix ?? ""}.onnx`);
   await mkdir(join(dir, "onnx"), { recursive: true });
