@@ -1,24 +1,16 @@
-import { HierdocError } from "@hierdoc/core";
+import { HierdocError, lazyImport } from "@hierdoc/core";
 
 /** The `openai` package's exports. */
 export type OpenAISdk = typeof import("openai");
 
+/** The loaded SDK, kept for the synchronous error classification below. */
 let sdk: OpenAISdk | undefined;
-let pending: Promise<OpenAISdk> | undefined;
 
 /**
  * Loads the `openai` SDK on first use (an {@link OpenAIEmbedder} calls it before its first request), so
  * importing this package loads no SDK. Later calls share the load; a failed load is tried again next time.
  */
-export function loadOpenAISdk(): Promise<OpenAISdk> {
-  return (pending ??= import("openai").then(
-    (loaded) => (sdk = loaded),
-    (err: unknown) => {
-      pending = undefined;
-      throw err;
-    },
-  ));
-}
+export const loadOpenAISdk: () => Promise<OpenAISdk> = lazyImport(() => import("openai").then((loaded) => (sdk = loaded)));
 
 /** HTTP statuses after which the same embeddings request may succeed. */
 const RETRYABLE_STATUS = new Set([408, 409, 429, 500, 502, 503, 504, 529]);

@@ -1,17 +1,11 @@
 import type { KeywordDocument, KeywordIndex, KeywordSearchOptions, ScoredId } from "@hierdoc/core";
-import { HierdocError } from "@hierdoc/core";
+import { HierdocError, lazyImport } from "@hierdoc/core";
 import type { Client } from "@opensearch-project/opensearch";
 
 type OpenSearchSdk = typeof import("@opensearch-project/opensearch");
-let sdkPromise: Promise<OpenSearchSdk> | undefined;
 
 /** The OpenSearch client package, loaded on first use (a failed load is tried again next time). */
-function loadOpenSearch(): Promise<OpenSearchSdk> {
-  return (sdkPromise ??= import("@opensearch-project/opensearch").catch((err: unknown) => {
-    sdkPromise = undefined;
-    throw err;
-  }));
-}
+const loadOpenSearch: () => Promise<OpenSearchSdk> = lazyImport(() => import("@opensearch-project/opensearch"));
 
 /** Settings of an {@link OpenSearchKeywordIndex}. */
 export interface OpenSearchKeywordOptions {
