@@ -182,11 +182,8 @@ export class HierarchicalDocumentTool {
         } catch (err) {
           span.recordException(err as Error);
           span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
-          if (isHierdocError(err, "E_CANCELLED")) {
-            // Files finished before the cancel are complete: keep them, as a finished ingest would.
-            await this.store.flush();
-            await this.persistIndexes();
-          }
+          // The pipeline flushed the files finished before the cancel: save their keyword index with them.
+          if (isHierdocError(err, "E_CANCELLED")) await this.persistIndexes();
           throw err;
         } finally {
           span.end();

@@ -78,9 +78,15 @@ export async function runIngest(sources: string[], ctx: IngestContext): Promise<
       ...(within ? { stageDone: within.done, stageTotal: within.total } : {}),
     });
 
+  /** Ends the run early: what was already written stays committed (flushed), then `err` is thrown. */
+  const stopWith = async (err: HierdocError): Promise<never> => {
+    await time("persist", () => ctx.store.flush());
+    throw err;
+  };
+
   for (const path of expanded.files) {
     n++;
-    if (ctx.signal?.aborted) throw new HierdocError("E_CANCELLED", "ingest cancelled");
+    if (ctx.signal?.aborted) await stopWith(new HierdocError("E_CANCELLED", "ingest cancelled"));
     progress(path, "read");
     try {
       const bytes = await time("read", () => readFile(path));
@@ -103,7 +109,7 @@ export async function runIngest(sources: string[], ctx: IngestContext): Promise<
       report.files.push({ sourcePath: path, outcome: state ? "updated" : "added", chunks: records.records.length, tokens, bytes: bytes.length });
       progress(path, "done");
     } catch (err) {
-      if (isHierdocError(err, "E_CANCELLED")) throw err;
+      if (isHierdocError(err, "E_CANCELLED")) await stopWith(err);
       const error = isHierdocError(err)
         ? err
         : new HierdocError("E_INTERNAL", `${path}: ${(err as Error).message}`, { cause: err, details: { file: path } });
@@ -112,8 +118,7 @@ export async function runIngest(sources: string[], ctx: IngestContext): Promise<
       progress(path, "failed");
       if (isHierdocError(error, "E_STORE_UNAVAILABLE") || isHierdocError(error, "E_EMBEDDER_MISMATCH") || isHierdocError(error, "E_DIMENSION_MISMATCH")) {
         // The store itself is failing: stop here; what was already written stays committed.
-        await time("persist", () => ctx.store.flush());
-        throw error;
+        await stopWith(error);
       }
     }
   }
