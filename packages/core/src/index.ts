@@ -12,3 +12,4 @@ export * from "./chunk-uuid.js";
 export * from "./store-batches.js";
 export * from "./open-checks.js";
 export { lazyImport } from "./lazy-import.js";
+export { processAlive } from "./process-alive.js";

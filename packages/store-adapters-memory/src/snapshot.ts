@@ -2,7 +2,7 @@ import { createHash, type Hash } from "node:crypto";
 import { mkdir, open, readdir, readFile, rename, rm, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import type { ChunkRecord } from "@hierdoc/core";
-import { HierdocError } from "@hierdoc/core";
+import { HierdocError, processAlive } from "@hierdoc/core";
 import { forEachLine, readInto } from "./file-blocks.js";
 import { LineArena } from "./line-arena.js";
 import { recordJson } from "./record-codec.js";
@@ -81,16 +81,6 @@ async function syncDir(dir: string): Promise<void> {
     await handle.sync();
   } finally {
     await handle.close();
-  }
-}
-
-function pidAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 
@@ -294,11 +284,11 @@ export async function removeStale(dir: string, ownToo = false): Promise<void> {
   const keep = new Set(manifest === undefined ? [] : [manifest.files.records.name, manifest.files.vectors.name]);
   const doomed = names.filter((name) => {
     const t = TEMP_FILE.exec(name);
-    if (t) return !pidAlive(Number(t[1]));
+    if (t) return !processAlive(Number(t[1]));
     const d = DATA_FILE.exec(name);
     if (!d || keep.has(name)) return false;
     const pid = Number(d[3]);
-    return (ownToo && pid === process.pid) || !pidAlive(pid);
+    return (ownToo && pid === process.pid) || !processAlive(pid);
   });
   await Promise.all(doomed.map((name) => rm(join(dir, name), { force: true })));
 }

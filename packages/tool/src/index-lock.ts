@@ -1,6 +1,6 @@
 import { open, readFile, rm, mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { HierdocError } from "@hierdoc/core";
+import { HierdocError, processAlive } from "@hierdoc/core";
 
 /** An exclusive write lock on an index folder; stale locks of dead processes are taken over. */
 export interface IndexLock {
@@ -23,7 +23,7 @@ export async function acquireIndexLock(indexDir: string): Promise<IndexLock> {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
       const owner = Number((await readFile(path, "utf8").catch(() => "")).trim());
-      if (owner && owner !== process.pid && isAlive(owner)) {
+      if (owner && owner !== process.pid && processAlive(owner)) {
         throw new HierdocError("E_INDEX_LOCKED", `${indexDir} is being written by process ${owner}; wait for it to finish`, {
           retryable: true,
           details: { file: path },
@@ -35,11 +35,3 @@ export async function acquireIndexLock(indexDir: string): Promise<IndexLock> {
   throw new HierdocError("E_INDEX_LOCKED", `could not lock ${indexDir}`, { retryable: true, details: { file: path } });
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
