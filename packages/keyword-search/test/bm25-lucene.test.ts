@@ -1,4 +1,5 @@
 import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { spawn } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Bm25Index } from "@hierdoc/keyword-search";
@@ -113,6 +114,25 @@ describe("Bm25Index (lucene)", () => {
       }
       await loaded!.upsert([{ id: "e", text: "lazy wolves", sourcePath: "three.md" }]);
       expect((await loaded!.search("lazy", { topK: 10 })).map((h) => h.id).sort()).toEqual(["a", "e"]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("removes temp files a killed writer left behind, but not a live writer's", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "bm25-"));
+    try {
+      // A pid that is certainly dead: a child process that has exited.
+      const child = spawn(process.execPath, ["-e", ""]);
+      await new Promise((resolve) => child.on("exit", resolve));
+      const deadTemp = `.bm25.bin.${child.pid}.m1abc.tmp`;
+      const liveTemp = `.bm25.bin.${process.pid}.m2def.tmp`;
+      await writeFile(join(dir, deadTemp), "partial");
+      await writeFile(join(dir, liveTemp), "being written");
+      const index = new Bm25Index();
+      await index.upsert(docs);
+      await index.save(dir);
+      expect((await readdir(dir)).filter((f) => f.endsWith(".tmp"))).toEqual([liveTemp]);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
