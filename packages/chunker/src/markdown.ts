@@ -17,7 +17,24 @@ interface MdNode {
   children?: MdNode[];
 }
 
-const processor = unified().use(remarkParse).use(remarkFrontmatter, ["yaml", "toml"]);
+const withFrontMatter = unified().use(remarkParse).use(remarkFrontmatter, ["yaml", "toml"]);
+const plain = unified().use(remarkParse);
+const FRONT_MATTER_FENCE = /^(---|\+\+\+)[ \t]*$/;
+
+/**
+ * The parser for a markdown text: with front matter only when the text opens with a `---`/`+++` fence that
+ * closes, the rule the fast scan applies. An unclosed `---` is a thematic break, and remark-frontmatter then
+ * misreads later blocks (a block quote as paragraph text under a setext underline).
+ */
+function processorFor(markdown: string): typeof plain {
+  const start = markdown.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const eol = markdown.indexOf("\n", start);
+  if (eol < 0) return plain;
+  const first = markdown.slice(start, eol);
+  if (!FRONT_MATTER_FENCE.test(first)) return plain;
+  const closing = new RegExp(`\\n${first.trim() === "---" ? "---" : "\\+\\+\\+"}[ \\t]*(?:\\n|$)`);
+  return closing.test(markdown.slice(eol)) ? withFrontMatter : plain;
+}
 
 /** Characters that may open a block (or be indentation); any other first character is paragraph text. */
 const BLOCK_START = /^[#>+*=_`~<[\-0-9 \t]/;
@@ -108,7 +125,8 @@ export function scanMarkdownRemark(text: string, lines: Lines, from = 0, to = li
     emit(atx ? `${atx[1]} x` : line, i);
     i++;
   }
-  const tree = processor.parse(sk.join("\n")) as MdNode;
+  const markdown = sk.join("\n");
+  const tree = processorFor(markdown).parse(markdown) as MdNode;
   const origEnd = orig.map((_, k) => (k + 1 < orig.length ? orig[k + 1] - 1 : n - 1));
   const out: LineBlocks = { headings: [], code: [] };
   const stack: MdNode[] = [tree];
