@@ -13,3 +13,4 @@ export * from "./store-batches.js";
 export * from "./open-checks.js";
 export { lazyImport } from "./lazy-import.js";
 export { processAlive } from "./process-alive.js";
+export * from "./store-descriptor.js";

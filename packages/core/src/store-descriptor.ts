@@ -1,0 +1,74 @@
+import type { z } from "zod";
+import type { StoreCapabilities, VectorStoreAdapter } from "./interfaces.js";
+
+/** What a store factory gets besides its own config: where the index lives and how to read the environment. */
+export interface StoreContext {
+  /** The index folder (`--index DIR`, default `./.hierdoc`); file-backed stores default their `path` under it. */
+  readonly indexDir: string;
+  /** Reads an environment variable (apps pass `(name) => process.env[name]`); used for documented defaults such as `DATABASE_URL`. */
+  readonly env: (name: string) => string | undefined;
+}
+
+/** One YAML key of a store's `vector_store` block, for docs and the README store table. */
+export interface StoreConfigKey {
+  readonly key: string;
+  readonly required: boolean;
+  readonly description: string;
+  /** The key holds a secret: write it as `${ENV_VAR}`; it is never logged nor stored in the manifest. */
+  readonly secret?: boolean;
+}
+
+/**
+ * How the runtime finds, validates and opens one store adapter. Each adapter package exports one from its
+ * `./descriptor` entry, which loads no driver: `create` imports the adapter (and its SDK) on first use.
+ * The runtime's registry holds a list of these and never tests a provider name itself.
+ */
+export interface StoreDescriptor<C extends { provider: string } = { provider: string } & Record<string, unknown>> {
+  /** `vector_store.provider` values; the first is the canonical name, the others aliases. */
+  readonly providers: readonly [string, ...string[]];
+  /** One-line description for docs and `--help`. */
+  readonly description: string;
+  /**
+   * Validates the whole `vector_store` block (a strict object including `provider` and `path`); zod issues are
+   * reported with their YAML path (`tools[0].vector_store.url`). Cross-field rules use `superRefine`.
+   */
+  readonly schema: z.ZodType<C>;
+  /** The YAML keys a user writes, documented (README tables are checked against these). */
+  readonly keys: readonly StoreConfigKey[];
+  /**
+   * Capabilities with the default config. The opened adapter's own `capabilities` are authoritative (a config
+   * may switch a capability off, e.g. a store without a full-text index); the router reads the adapter's.
+   */
+  readonly capabilities: StoreCapabilities;
+  /** How this adapter is tested here: "real" (the real engine runs in CI) or "wire" (a local server speaking its REST/TDS format). */
+  readonly testedWith: "real" | "wire";
+  /** Environment variable that enables the live tests against a real service, if any. */
+  readonly liveTestEnv?: string;
+  /**
+   * Opens the adapter for a validated config. Loads the driver lazily.
+   * @throws HierdocError E_CONFIG for settings only checkable at open time (naming `vector_store.<key>`).
+   */
+  create(config: C, context: StoreContext): Promise<VectorStoreAdapter>;
+}
+
+/** Identity helper that keeps a descriptor's config type while checking it against {@link StoreDescriptor}. */
+export function defineStore<C extends { provider: string }>(descriptor: StoreDescriptor<C>): StoreDescriptor<C> {
+  return Object.freeze(descriptor);
+}
+
+/**
+ * The URL of a service with any user name, password or token in it removed, for error messages and logs
+ * (`https://user:pw@host:9200/x?api_key=…` → `https://host:9200/x`).
+ */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = "";
+    u.password = "";
+    u.search = "";
+    u.hash = "";
+    return u.toString().replace(/\/$/, "");
+  } catch {
+    return url.replace(/\/\/[^@/]*@/, "//").replace(/\?.*$/, "");
+  }
+}
