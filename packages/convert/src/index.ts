@@ -22,3 +22,4 @@ export { parseXml, type XmlElement, type XmlNode, type XmlLimits } from "./xml-t
 export { readZipEntries, checkZipBomb, type ZipEntry, type ZipLimits } from "./zip-guard.js";
 export { extensionOf, binarySignature, xmlRootTag } from "./sniff.js";
 export { MarkdownWriter, escapeBlock } from "./markdown-writer.js";
+export { SUPPORTED_EXTENSIONS } from "./supported-extensions.js";
