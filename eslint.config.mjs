@@ -21,8 +21,10 @@ export default [
             { sourceTag: "type:adapter", onlyDependOnLibsWithTags: ["type:core"] },
             { sourceTag: "type:tool", onlyDependOnLibsWithTags: ["type:core", "type:domain"] },
             { sourceTag: "type:runtime", onlyDependOnLibsWithTags: ["type:core", "type:domain", "type:adapter", "type:tool"] },
-            { sourceTag: "type:app", onlyDependOnLibsWithTags: ["type:core", "type:domain", "type:adapter", "type:tool", "type:runtime", "type:app"] },
-            { sourceTag: "type:bench", onlyDependOnLibsWithTags: ["type:core", "type:domain", "type:adapter", "type:tool", "type:runtime", "type:app"] },
+            // Framework adapters (LangChain, LlamaIndex, AI SDK) and the agent tool definitions they share: wrap a tool, never a concrete store.
+            { sourceTag: "type:integration", onlyDependOnLibsWithTags: ["type:core", "type:domain", "type:tool", "type:integration"] },
+            { sourceTag: "type:app", onlyDependOnLibsWithTags: ["type:core", "type:domain", "type:adapter", "type:tool", "type:runtime", "type:integration", "type:app"] },
+            { sourceTag: "type:bench", onlyDependOnLibsWithTags: ["type:core", "type:domain", "type:adapter", "type:tool", "type:runtime", "type:integration", "type:app"] },
           ],
         },
       ],
