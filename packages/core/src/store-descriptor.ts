@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import type { StoreCapabilities, VectorStoreAdapter } from "./interfaces.js";
 
 /** What a store factory gets besides its own config: where the index lives and how to read the environment. */
@@ -45,6 +45,11 @@ export interface StoreDescriptor<C extends { provider: string } = { provider: st
   /** Environment variable that enables the live tests against a real service, if any. */
   readonly liveTestEnv?: string;
   /**
+   * A minimal valid `vector_store` block (secrets as `${ENV}` references, local URLs), shown in the README and
+   * used by the registry tests to open the adapter and compare its capabilities with {@link capabilities}.
+   */
+  readonly example: Readonly<Record<string, unknown>>;
+  /**
    * Opens the adapter for a validated config. Loads the driver lazily.
    * @throws HierdocError E_CONFIG for settings only checkable at open time (naming `vector_store.<key>`).
    */
@@ -54,6 +59,49 @@ export interface StoreDescriptor<C extends { provider: string } = { provider: st
 /** Identity helper that keeps a descriptor's config type while checking it against {@link StoreDescriptor}. */
 export function defineStore<C extends { provider: string }>(descriptor: StoreDescriptor<C>): StoreDescriptor<C> {
   return Object.freeze(descriptor);
+}
+
+/** The zod shape of a store's own keys (everything but `provider`). */
+export type StoreKeyShape = Record<string, z.ZodType>;
+
+/** The strict `vector_store` schema {@link storeConfig} builds: `provider` (one of the names) plus the store's keys. */
+export type StoreConfigSchema<S extends StoreKeyShape> = z.ZodObject<{ provider: z.ZodEnum<Record<string, string>> } & S, z.core.$strict>;
+
+/**
+ * A store's `vector_store` schema and its documented keys from one zod shape: each key's `.describe()` text
+ * is its documentation, a key that accepts `undefined` is optional, and `.meta({ secret: true })` (see
+ * {@link secretKey}) marks a secret. Use it in a descriptor so the schema and the README cannot disagree.
+ */
+export function storeConfig<S extends StoreKeyShape>(providers: readonly [string, ...string[]], shape: S): { schema: StoreConfigSchema<S>; keys: StoreConfigKey[] } {
+  const schema = z.strictObject({ provider: z.enum(providers as [string, ...string[]]), ...shape }) as unknown as StoreConfigSchema<S>;
+  const keys = Object.entries(shape).map(([key, type]) => ({
+    key,
+    required: !type.safeParse(undefined).success,
+    description: type.description ?? "",
+    ...((type.meta() as { secret?: boolean } | undefined)?.secret ? { secret: true } : {}),
+  }));
+  return { schema, keys };
+}
+
+/** A non-empty string key the store cannot work without; a missing one reads `vector_store.KEY: required for PROVIDER`. */
+export function requiredFor(provider: string, description: string): z.ZodString {
+  return z
+    .string({ error: (issue) => (issue.input === undefined ? `required for ${provider}` : "expected a string") })
+    .min(1, `required for ${provider}`)
+    .describe(description);
+}
+
+/** An optional secret string key (API key, password, connection string with credentials): write it as `${ENV_VAR}`. */
+export function secretKey(description: string): z.ZodOptional<z.ZodString> {
+  return z.string().min(1).optional().describe(`${description}; write it as \${ENV_VAR}`).meta({ secret: true });
+}
+
+/**
+ * `timeout_seconds`: the time limit of one request to the service (default `defaultSeconds`, 1–120), kept
+ * short by default so a service that is down fails fast (E_STORE_UNAVAILABLE).
+ */
+export function storeTimeout(defaultSeconds = 10): z.ZodDefault<z.ZodNumber> {
+  return z.number().min(1).max(120).default(defaultSeconds).describe(`Time limit of one request in seconds (default ${defaultSeconds})`);
 }
 
 /**

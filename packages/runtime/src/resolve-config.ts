@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { HierdocError, ToolConfigSchema, type ToolConfig } from "@hierdoc/core";
 import { loadToolConfig } from "@hierdoc/tool";
 import { indexDirOf, readManifest, type IndexLocation } from "./index-folder.js";
+import { storeConfigProblems } from "./store-registry.js";
 
 /** Reads environment variables; apps pass `(name) => process.env[name]`. */
 export type Env = (name: string) => string | undefined;
@@ -9,7 +10,8 @@ export type Env = (name: string) => string | undefined;
 /**
  * The tool config for a location: `config` + `tool` when given (with `${ENV}` interpolation), else the
  * config recorded in the index manifest, else the defaults with `sources` as the source.
- * @throws HierdocError E_INPUT_NOT_FOUND (config file unreadable), E_CONFIG (every problem with its path).
+ * The `vector_store` block is checked against its store's own schema (see {@link storeConfigProblems}).
+ * @throws HierdocError E_INPUT_NOT_FOUND (config file unreadable), E_CONFIG (every problem with its path and line).
  */
 export function resolveConfig(loc: IndexLocation, env: Env, sources: string[] = []): ToolConfig {
   if (loc.config) {
@@ -21,7 +23,7 @@ export function resolveConfig(loc: IndexLocation, env: Env, sources: string[] = 
         details: { file: loc.config },
       });
     }
-    return loadToolConfig(text, { file: loc.config, tool: loc.tool, env });
+    return loadToolConfig(text, { file: loc.config, tool: loc.tool, env, check: storeConfigProblems });
   }
   const manifest = readManifest(indexDirOf(loc));
   if (manifest?.config) {

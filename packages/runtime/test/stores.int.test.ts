@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
-import type { ChromaServer } from "@hierdoc/store-adapters-chroma/testing";
+import { startChromaServer, type ChromaServer } from "@hierdoc/store-adapters-chroma/testing";
 import { openIndex } from "@hierdoc/runtime";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -43,8 +43,6 @@ suite(`the GDPR through every store that runs here${hasCorpus ? "" : " (skipped:
     pgDb = await PGlite.create({ extensions: { vector } });
     pgServer = new PGLiteSocketServer({ db: pgDb, port: 0, maxConnections: 8 });
     await pgServer.start();
-    // Loaded the way the runtime loads the adapter: lazily.
-    const { startChromaServer } = await import("@hierdoc/store-adapters-chroma/testing");
     chroma = await startChromaServer({ path: join(tmp, "chroma-data") });
   }, 180_000);
 

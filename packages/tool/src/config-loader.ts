@@ -16,6 +16,11 @@ export interface LoadToolConfigOptions {
   /** Tool name to pick from an agent.yaml; required when the file holds several hierarchical_document tools. */
   tool?: string;
   env?: EnvLookup;
+  /**
+   * Extra checks of the validated entry (the runtime checks `vector_store` against its store's schema);
+   * problem paths are relative to the tool entry and reported with their file line like schema problems.
+   */
+  check?: (config: ToolConfig) => ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>;
 }
 
 const SECRET_KEYS = new Set(["api_key", "password", "token", "secret"]);
@@ -91,6 +96,12 @@ export function loadToolConfig(text: string, options: LoadToolConfigOptions): To
       const full = [...basePath, ...issue.path];
       problems.push({ path: formatPath(full), message: messages[i].message, line: lineOf(full) });
     });
+  }
+  if (parsed.success && options.check) {
+    for (const p of options.check(parsed.data as ToolConfig)) {
+      const full = [...basePath, ...p.path];
+      problems.push({ path: formatPath(full), message: p.message, line: lineOf(full) });
+    }
   }
   if (problems.length > 0) throw configError(options.file, problems);
   return parsed.data as ToolConfig;

@@ -1,0 +1,82 @@
+import { configProblems, HierdocError, type StoreDescriptor, type ToolConfig } from "@hierdoc/core";
+import { azureSearchStore } from "@hierdoc/store-adapters-azure-search/descriptor";
+import { chromaStore } from "@hierdoc/store-adapters-chroma/descriptor";
+import { lancedbStore } from "@hierdoc/store-adapters-lancedb/descriptor";
+import { memoryStore } from "@hierdoc/store-adapters-memory/descriptor";
+import { mongodbStore } from "@hierdoc/store-adapters-mongodb/descriptor";
+import { opensearchStore } from "@hierdoc/store-adapters-opensearch/descriptor";
+import { pineconeStore } from "@hierdoc/store-adapters-pinecone/descriptor";
+import { postgresStore } from "@hierdoc/store-adapters-postgres/descriptor";
+import { qdrantStore } from "@hierdoc/store-adapters-qdrant/descriptor";
+import { weaviateStore } from "@hierdoc/store-adapters-weaviate/descriptor";
+
+/**
+ * Every store this runtime can open, in the order of the README's store table. A new adapter is one line here
+ * (and a dependency in package.json): its package's `./descriptor` entry says the rest.
+ */
+export const STORE_DESCRIPTORS: readonly StoreDescriptor[] = [
+  memoryStore,
+  postgresStore,
+  chromaStore,
+  lancedbStore,
+  qdrantStore,
+  weaviateStore,
+  pineconeStore,
+  azureSearchStore,
+  mongodbStore,
+  opensearchStore,
+] as unknown as readonly StoreDescriptor[];
+
+/** Canonical store provider names (`vector_store.provider`), aliases excluded. */
+export const STORE_PROVIDERS: readonly string[] = STORE_DESCRIPTORS.map((d) => d.providers[0]);
+
+/** The descriptor a provider name (canonical or alias) selects, or `undefined`. */
+export function findStore(provider: string): StoreDescriptor | undefined {
+  return STORE_DESCRIPTORS.find((d) => d.providers.includes(provider));
+}
+
+/** One problem of a `vector_store` block, its path relative to the tool entry (`["vector_store", "url"]`). */
+export interface StoreConfigProblem {
+  path: PropertyKey[];
+  message: string;
+}
+
+/**
+ * Checks a tool's `vector_store` block against its store's schema: an unknown provider (listing the available
+ * ones), a missing required key (`vector_store.url: required for qdrant`), an unknown key or a bad value.
+ * Returns no problems for a valid block. `loadToolConfig` turns them into `file:line: tools[0].vector_store.url: …`.
+ */
+export function storeConfigProblems(config: Pick<ToolConfig, "vector_store">): StoreConfigProblem[] {
+  const block = config.vector_store as Record<string, unknown>;
+  const provider = String(block.provider);
+  const descriptor = findStore(provider);
+  if (descriptor === undefined) {
+    return [{ path: ["vector_store", "provider"], message: `unknown store "${provider}" (available: ${STORE_DESCRIPTORS.map((d) => d.providers.join(" | ")).join(", ")})` }];
+  }
+  const parsed = descriptor.schema.safeParse(withoutUndefined(block));
+  if (parsed.success) return [];
+  const messages = configProblems(parsed.error);
+  return parsed.error.issues.map((issue, i) => ({ path: ["vector_store", ...issue.path], message: messages[i].message }));
+}
+
+/**
+ * The descriptor and validated (defaults applied) config of a tool's `vector_store` block.
+ * @throws HierdocError E_CONFIG listing every problem with its `vector_store.*` path.
+ */
+export function resolveStore(config: Pick<ToolConfig, "vector_store">): { descriptor: StoreDescriptor; storeConfig: { provider: string } & Record<string, unknown> } {
+  const problems = storeConfigProblems(config);
+  if (problems.length > 0) {
+    const lines = problems.map((p) => `${p.path.map(String).join(".")}: ${p.message}`);
+    throw new HierdocError("E_CONFIG", lines.length === 1 ? lines[0] : `invalid vector_store (${lines.length} problems):\n  ${lines.join("\n  ")}`, {
+      details: { path: problems[0].path.map(String).join("."), problems: lines },
+    });
+  }
+  const block = withoutUndefined(config.vector_store as Record<string, unknown>);
+  const descriptor = findStore(String(block.provider))!;
+  return { descriptor, storeConfig: descriptor.schema.parse(block) };
+}
+
+/** The core schema's passthrough may leave `path: undefined`; a strict store schema should not see it. */
+function withoutUndefined(block: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(block).filter(([, v]) => v !== undefined));
+}
