@@ -10,6 +10,13 @@ import type { RfcSourceResolver } from "./rfc-xrefs.js";
 import { PdfConverter } from "./pdf-converter.js";
 import { DocxConverter } from "./docx-converter.js";
 import { HtmlConverter } from "./html-converter.js";
+import { PptxConverter } from "./pptx-converter.js";
+import { XlsxConverter } from "./xlsx-converter.js";
+import { CsvConverter } from "./csv-converter.js";
+import { OdtConverter } from "./odt-converter.js";
+import { EpubConverter } from "./epub-converter.js";
+import { RtfConverter } from "./rtf-converter.js";
+import { CodeConverter } from "./code-converter.js";
 
 /** Default largest input accepted by {@link convertFile}: 64 MiB. */
 export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
@@ -37,6 +44,8 @@ export interface ConverterLimits {
   maxUncompressedBytes?: number;
   /** Most pages read from one PDF (default 10,000). */
   maxPdfPages?: number;
+  /** Most data rows written per spreadsheet sheet or CSV file (default 10,000; the rest are counted in a note). */
+  maxSheetRows?: number;
   /** See {@link ConvertOptions.resolveSource}. */
   resolveSource?: RfcSourceResolver;
 }
@@ -49,8 +58,15 @@ export function createConverters(limits: ConverterLimits = {}): Converter[] {
   return [
     new PdfConverter({ maxPages: limits.maxPdfPages }),
     new DocxConverter({ maxUncompressedBytes: limits.maxUncompressedBytes ?? DEFAULT_MAX_UNCOMPRESSED_BYTES }),
+    new PptxConverter({ maxUncompressedBytes: limits.maxUncompressedBytes }),
+    new XlsxConverter({ maxUncompressedBytes: limits.maxUncompressedBytes, maxRows: limits.maxSheetRows }),
+    new OdtConverter({ maxUncompressedBytes: limits.maxUncompressedBytes }),
+    new EpubConverter({ maxUncompressedBytes: limits.maxUncompressedBytes }),
+    new RtfConverter(),
     new UslmConverter(),
     new RfcXmlConverter({ resolveSource: limits.resolveSource }),
+    new CsvConverter({ maxRows: limits.maxSheetRows }),
+    new CodeConverter(),
     new HtmlConverter(),
     new MarkdownConverter(),
     new TextConverter(),

@@ -100,3 +100,30 @@ export function checkZipBomb(path: string, bytes: Uint8Array, entries: ZipEntry[
     if (total > limit) throw tooLarge(total);
   }
 }
+
+/**
+ * Inflates one entry of an archive already passed through {@link checkZipBomb}, with a hard output cap.
+ *
+ * @throws HierdocError E_INPUT_TOO_LARGE when the entry inflates beyond `maxBytes`, E_PARSE when it is corrupt.
+ */
+export function readZipEntry(path: string, bytes: Uint8Array, entry: ZipEntry, maxBytes: number): Uint8Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const h = entry.localHeaderOffset;
+  if (h + 30 > bytes.length || view.getUint32(h, true) !== LOCAL) {
+    throw fileError("E_PARSE", path, `corrupt zip archive: bad local header for ${entry.name}`);
+  }
+  const start = h + 30 + view.getUint16(h + 26, true) + view.getUint16(h + 28, true);
+  const data = bytes.subarray(start, Math.min(bytes.length, start + entry.compressedSize));
+  if (entry.method === 0) return data;
+  if (entry.method !== 8) throw fileError("E_PARSE", path, `zip entry ${entry.name} uses unsupported compression method ${entry.method}`);
+  try {
+    return inflateRawSync(data, { maxOutputLength: Math.max(1, maxBytes) });
+  } catch (cause) {
+    if (cause instanceof RangeError || (cause as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") {
+      throw fileError("E_INPUT_TOO_LARGE", path, `${entry.name} expands to more than ${maxBytes} bytes; refusing a possible zip bomb`, {
+        details: { limit: maxBytes, entry: entry.name },
+      });
+    }
+    throw fileError("E_PARSE", path, `corrupt zip archive: cannot inflate ${entry.name}`, { cause });
+  }
+}
