@@ -91,6 +91,24 @@ export function requiredFor(provider: string, description: string): z.ZodString 
     .describe(description);
 }
 
+/** A URL with a user name or password in it (`https://user:pw@host`). */
+const CREDENTIALS_IN_URL = /^[a-z][a-z0-9+.-]*:\/\/[^/?#@]*@/i;
+
+/**
+ * The address of a store's service (`url`, `host`, `endpoint`): required (`required for PROVIDER`) when
+ * `requiredBy` names the store, else optional. A URL carrying credentials is refused, so error messages
+ * that name the address never repeat a secret: credentials go in `api_key` / `password`, written as `${ENV_VAR}`.
+ */
+export function serviceUrl(description: string, requiredBy: string): z.ZodString;
+export function serviceUrl(description: string): z.ZodOptional<z.ZodString>;
+export function serviceUrl(description: string, requiredBy?: string): z.ZodString | z.ZodOptional<z.ZodString> {
+  const base = (requiredBy ? requiredFor(requiredBy, description) : z.string().min(1)).refine(
+    (v) => !CREDENTIALS_IN_URL.test(v),
+    "credentials do not belong in the URL: use api_key (or username / password) written as ${ENV_VAR}",
+  );
+  return requiredBy ? base.describe(description) : base.optional().describe(description);
+}
+
 /** An optional secret string key (API key, password, connection string with credentials): write it as `${ENV_VAR}`. */
 export function secretKey(description: string): z.ZodOptional<z.ZodString> {
   return z.string().min(1).optional().describe(`${description}; write it as \${ENV_VAR}`).meta({ secret: true });

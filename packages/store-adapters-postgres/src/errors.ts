@@ -36,18 +36,18 @@ export function isConnectionError(err: unknown): boolean {
  * unreachable server → E_STORE_UNAVAILABLE (retryable); serialization failure or deadlock → E_STORE
  * (retryable); a pgvector dimension error → E_DIMENSION_MISMATCH; anything else → E_STORE.
  */
-export function mapPgError(err: unknown, operation: string): HierdocError {
+export function mapPgError(err: unknown, operation: string, where?: string): HierdocError {
   if (err instanceof HierdocError) return err;
   const reason = err instanceof Error && err.message ? err.message : codeOf(err) ?? String(err);
   const sqlState = codeOf(err);
-  const details = { adapter: ADAPTER, operation, ...(sqlState ? { sqlState } : {}) };
+  const details = { adapter: ADAPTER, operation, ...(sqlState ? { sqlState } : {}), ...(where ? { where } : {}) };
   let code: ErrorCode = "E_STORE";
   let retryable = false;
   let message = `postgres ${operation} failed: ${reason}`;
   if (isConnectionError(err)) {
     code = "E_STORE_UNAVAILABLE";
     retryable = true;
-    message = `postgres ${operation} failed: the server cannot be reached (${reason})`;
+    message = `postgres${where ? ` at ${where}` : ""} is unavailable: ${operation} failed: the server cannot be reached (${reason})`;
   } else if (sqlState === "40001" || sqlState === "40P01") {
     retryable = true;
   } else if (/expected \d+ dimensions?, not \d+/i.test(reason)) {

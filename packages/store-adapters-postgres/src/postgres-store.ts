@@ -8,7 +8,7 @@ import type {
   StoreRecord,
   VectorStoreAdapter,
 } from "@hierdoc/core";
-import { HierdocError, assertOpenDimensions, assertSameDimensions, assertSameEmbedder, assertVector, storeErrorBuilder } from "@hierdoc/core";
+import { HierdocError, redactUrl, assertOpenDimensions, assertSameDimensions, assertSameEmbedder, assertVector, storeErrorBuilder } from "@hierdoc/core";
 import { ADAPTER, mapPgError } from "./errors.js";
 import { withRetry, type RetryOptions } from "./retry.js";
 import {
@@ -77,7 +77,7 @@ export class PostgresStore implements VectorStoreAdapter {
     this.textConfig = options.textSearchConfig ?? "english";
     quoteIdent(this.textConfig, "text search configuration");
     this.batchSize = Math.max(1, Math.floor(options.maxBatchSize ?? 500));
-    this.retry = options.retry ?? {};
+    this.retry = { ...options.retry, where: serverOf(options.pool?.options ?? options.connection) };
     this.efSearch = options.efSearch;
     if (options.pool !== undefined) {
       this.pool = options.pool;
@@ -174,7 +174,7 @@ export class PostgresStore implements VectorStoreAdapter {
         }
       });
     } catch (err) {
-      throw mapPgError(err, "upsert");
+      throw mapPgError(err, "upsert", this.retry.where);
     }
   }
 
@@ -289,7 +289,7 @@ export class PostgresStore implements VectorStoreAdapter {
     try {
       await this.pool.query(sql, params);
     } catch (err) {
-      throw mapPgError(err, operation);
+      throw mapPgError(err, operation, this.retry.where);
     }
   }
 
@@ -330,4 +330,11 @@ export class PostgresStore implements VectorStoreAdapter {
   private checkVector(vector: Float32Array, operation: string, recordId?: string): void {
     assertVector(vector, this.dimensions, { adapter: ADAPTER, operation, recordId });
   }
+}
+
+/** The server a pool connects to, for error messages: the connection string without credentials, or host:port/database. */
+function serverOf(config: pg.PoolConfig | undefined): string | undefined {
+  if (config === undefined) return undefined;
+  if (config.connectionString) return redactUrl(config.connectionString);
+  return `${config.host ?? "localhost"}:${config.port ?? 5432}${config.database ? `/${config.database}` : ""}`;
 }

@@ -7,6 +7,8 @@ export interface RetryOptions {
   attempts?: number;
   /** Delay before the first retry; doubles each time, with jitter (default 100 ms). */
   baseDelayMs?: number;
+  /** Where the server is (host, port, database; no credentials), named by E_STORE_UNAVAILABLE errors. */
+  where?: string;
 }
 
 /**
@@ -15,5 +17,5 @@ export interface RetryOptions {
  */
 export function withRetry<T>(operation: string, options: RetryOptions, fn: () => Promise<T>): Promise<T> {
   const policy = { retries: Math.max(1, options.attempts ?? 3) - 1, baseDelayMs: Math.max(0, options.baseDelayMs ?? 100), jitter: [0.5, 1] as const };
-  return withStoreRetry(policy, (err) => mapPgError(err, operation), fn);
+  return withStoreRetry(policy, (err) => mapPgError(err, operation, options.where), fn);
 }

@@ -1,8 +1,8 @@
-import { defineStore, requiredFor, storeConfig, storeTimeout } from "@hierdoc/core";
+import { defineStore, requiredFor, serviceUrl, storeConfig, storeTimeout } from "@hierdoc/core";
 import { z } from "zod";
 
 const config = storeConfig(["azure-ai-search", "azure-search"], {
-  endpoint: requiredFor("azure-ai-search", "Service endpoint, `https://NAME.search.windows.net`"),
+  endpoint: serviceUrl("Service endpoint, `https://NAME.search.windows.net`", "azure-ai-search"),
   api_key: requiredFor("azure-ai-search", "Admin API key, sent as `api-key`; write it as ${AZURE_SEARCH_API_KEY}").meta({ secret: true }),
   index: z
     .string()

@@ -1,8 +1,8 @@
-import { defineStore, secretKey, storeConfig, storeTimeout } from "@hierdoc/core";
+import { defineStore, secretKey, serviceUrl, storeConfig, storeTimeout } from "@hierdoc/core";
 import { z } from "zod";
 
 const config = storeConfig(["chromadb", "chroma"], {
-  url: z.string().url().optional().describe("Server URL (default `http://127.0.0.1:8000`)"),
+  url: serviceUrl("Server URL (default `http://127.0.0.1:8000`)"),
   collection: z.string().min(3).optional().describe("Collection name, 3–512 characters of `[a-zA-Z0-9._-]` (default `hierdoc`)"),
   tenant: z.string().min(1).optional().describe("Chroma tenant (the server's default when absent)"),
   database: z.string().min(1).optional().describe("Chroma database (the server's default when absent)"),

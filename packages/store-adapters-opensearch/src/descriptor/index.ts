@@ -1,8 +1,8 @@
-import { defineStore, requiredFor, secretKey, storeConfig, storeTimeout } from "@hierdoc/core";
+import { defineStore, secretKey, serviceUrl, storeConfig, storeTimeout } from "@hierdoc/core";
 import { z } from "zod";
 
 const config = storeConfig(["opensearch"], {
-  url: requiredFor("opensearch", "Node URL (`https://HOST:9200`)"),
+  url: serviceUrl("Node URL (`https://HOST:9200`)", "opensearch"),
   index: z
     .string()
     .regex(/^[a-z0-9][a-z0-9_.-]*$/, "an OpenSearch index name is lowercase letters, digits and _ - .")

@@ -1,8 +1,8 @@
-import { defineStore, requiredFor, storeConfig, storeTimeout } from "@hierdoc/core";
+import { defineStore, requiredFor, serviceUrl, storeConfig, storeTimeout } from "@hierdoc/core";
 import { z } from "zod";
 
 const config = storeConfig(["pinecone"], {
-  host: requiredFor("pinecone", "The index host from the console or `describeIndex` (`https://NAME-PROJECT.svc.REGION.pinecone.io`)"),
+  host: serviceUrl("The index host from the console or `describeIndex` (`https://NAME-PROJECT.svc.REGION.pinecone.io`)", "pinecone"),
   api_key: requiredFor("pinecone", "Pinecone API key, sent as `Api-Key`; write it as ${PINECONE_API_KEY}").meta({ secret: true }),
   namespace: z.string().min(1).optional().describe("Namespace of the records (default `hierdoc`)"),
   timeout_seconds: storeTimeout(),

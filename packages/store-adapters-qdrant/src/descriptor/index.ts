@@ -1,8 +1,8 @@
-import { defineStore, requiredFor, secretKey, storeConfig, storeTimeout } from "@hierdoc/core";
+import { defineStore, secretKey, serviceUrl, storeConfig, storeTimeout } from "@hierdoc/core";
 import { z } from "zod";
 
 const config = storeConfig(["qdrant"], {
-  url: requiredFor("qdrant", "REST URL of the server (`http://HOST:6333`; Qdrant Cloud: the cluster URL)"),
+  url: serviceUrl("REST URL of the server (`http://HOST:6333`; Qdrant Cloud: the cluster URL)", "qdrant"),
   api_key: secretKey("API key (Qdrant Cloud), sent as the `api-key` header"),
   collection: z.string().min(1).optional().describe("Collection name (default `hierdoc`)"),
   timeout_seconds: storeTimeout(),

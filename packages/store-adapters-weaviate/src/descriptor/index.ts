@@ -1,8 +1,8 @@
-import { defineStore, requiredFor, secretKey, storeConfig, storeTimeout } from "@hierdoc/core";
+import { defineStore, secretKey, serviceUrl, storeConfig, storeTimeout } from "@hierdoc/core";
 import { z } from "zod";
 
 const config = storeConfig(["weaviate"], {
-  url: requiredFor("weaviate", "REST URL of the server (`http://HOST:8080`; Weaviate Cloud: the cluster URL)"),
+  url: serviceUrl("REST URL of the server (`http://HOST:8080`; Weaviate Cloud: the cluster URL)", "weaviate"),
   api_key: secretKey("API key (Weaviate Cloud), sent as a bearer token"),
   collection: z
     .string()
