@@ -9,12 +9,15 @@ import { ClientLimiter } from "./client-limiter.js";
 import { HttpError, toErrorResponse } from "./http-errors.js";
 import { checkIngestPaths, type IngestRoots } from "./ingest-paths.js";
 import { crossReferenceJson, definitionJson, ingestJson, recordJson, responseJson } from "./json-format.js";
+import { registerBrowseRoutes } from "./browse-routes.js";
 import { handleMcpHttp } from "./mcp.js";
 import type { ServerMetrics } from "./metrics.js";
 import { openApiDocument } from "./openapi.js";
+import type { OutlineIndex } from "./outline-index.js";
 import type { ReadGate } from "./read-gate.js";
 import { describeIssues, requestSchemas } from "./schemas.js";
 import type { LogEntry, ServedTool, ServerLimits } from "./types.js";
+import { registerUiRoutes, type UiAssets } from "./ui-routes.js";
 
 /** Everything the routes need; built by {@link startServer}. */
 export interface AppContext {
@@ -29,6 +32,10 @@ export interface AppContext {
   /** Host header values accepted (DNS-rebinding guard); undefined accepts any. */
   allowedHosts: string[] | undefined;
   mcp: boolean;
+  /** Document outlines for `/documents`, `/outline` and `/stats`. */
+  outlines: OutlineIndex;
+  /** The built search page, served at `/`, `/s/…`, `/terms`, `/info` and `/assets/…`; undefined turns it off. */
+  ui: UiAssets | undefined;
   state: { closing: boolean; inFlight: number; url: string };
 }
 
@@ -118,7 +125,9 @@ export function createApp(ctx: AppContext): Hono<Env> {
       if (!ctx.allowedHosts.includes(host)) throw new HttpError(403, "E_FORBIDDEN", "unexpected Host header");
     }
     const origin = c.req.header("origin");
-    if (origin && !(ctx.corsOrigins ?? []).includes(origin) && origin !== ctx.state.url) {
+    // Same-origin (the page itself) is recognised by the Host header only where that header is checked (loopback).
+    const sameOrigin = !!ctx.allowedHosts && origin === `http://${(c.req.header("host") ?? "").toLowerCase()}`;
+    if (origin && !sameOrigin && !(ctx.corsOrigins ?? []).includes(origin) && origin !== ctx.state.url) {
       throw new HttpError(403, "E_FORBIDDEN", "cross-origin requests are not allowed from this origin");
     }
     await next();
@@ -129,7 +138,8 @@ export function createApp(ctx: AppContext): Hono<Env> {
   }
 
   const limited: MiddlewareHandler<Env> = async (c, next) => {
-    if (UNLIMITED.has(new URL(c.req.url).pathname)) return next();
+    const path = new URL(c.req.url).pathname;
+    if (UNLIMITED.has(path) || path.startsWith("/assets/")) return next();
     const release = limiter.acquire(clientOf(c));
     try {
       await next();
@@ -194,10 +204,19 @@ export function createApp(ctx: AppContext): Hono<Env> {
     const paths = await checkIngestPaths(body.paths, ctx.roots);
     if (ctx.gate.lock.writing) throw new HttpError(409, "E_CONFLICT", "another ingest is running; retry when it has finished", { retryable: true });
     const signal = AbortSignal.timeout(ctx.limits.ingestTimeoutMs);
-    const report = await ctx.gate.lock.write(() => ctx.tool.ingest(paths, { force: body.force ?? false, signal }));
+    const report = await ctx.gate.lock.write(async () => {
+      try {
+        return await ctx.tool.ingest(paths, { force: body.force ?? false, signal });
+      } finally {
+        ctx.outlines.invalidate();
+      }
+    });
     ctx.log({ level: "info", msg: "ingest", files: report.files.length, chunks_written: report.chunksWritten, chunks_deleted: report.chunksDeleted });
     return c.json(ingestJson(report));
   });
+
+  registerBrowseRoutes(app, { gate: ctx.gate, outlines: ctx.outlines, maxChars: ctx.limits.queryChars });
+  if (ctx.ui) registerUiRoutes(app, ctx.ui);
 
   app.get("/health", async (c) => {
     setRoute(c, "/health");

@@ -44,6 +44,16 @@ const Chunk: Json = {
   },
   required: ["id", "content", "source_path", "start", "end", "section_id", "parent_chain", "chunk_type"],
 };
+const DocumentSummary: Json = {
+  type: "object",
+  properties: { source_path: str, title: str, chunks: int, sections: int, first_section_id: nullableStr },
+  required: ["source_path", "title", "chunks", "sections"],
+};
+const OutlineSection: Json = {
+  type: "object",
+  properties: { section_id: str, section_title: str, parent_chain: strArr, chunk_type: str, chunks: int, start: int },
+  required: ["section_id", "section_title", "parent_chain", "chunk_type", "chunks", "start"],
+};
 const ErrorBody: Json = {
   type: "object",
   properties: { error: { type: "object", properties: { code: str, message: str }, required: ["code", "message"] } },
@@ -76,7 +86,7 @@ export function openApiDocument(limits: ServerLimits, serverUrl?: string): Json 
       schemas: {
         SearchRequest: requestSchema(schemas.search),
         IngestRequest: requestSchema(schemas.ingest),
-        Result, Chunk, Definition, CrossReference, Error: ErrorBody,
+        Result, Chunk, Definition, CrossReference, DocumentSummary, OutlineSection, Error: ErrorBody,
       },
     },
     paths: {
@@ -119,6 +129,50 @@ export function openApiDocument(limits: ServerLimits, serverUrl?: string): Json 
             "404": err("No such section"),
             ...common,
           },
+        },
+      },
+      "/definitions": {
+        get: {
+          operationId: "listDefinitions",
+          summary: "Every defined term of the corpus, sorted by term",
+          responses: { "200": json({ type: "object", properties: { count: int, definitions: { type: "array", items: ref("Definition") } } }, "Definitions"), ...common },
+        },
+      },
+      "/documents": {
+        get: {
+          operationId: "listDocuments",
+          summary: "The indexed documents (title, section and chunk counts, first section)",
+          responses: { "200": json({ type: "object", properties: { documents: { type: "array", items: ref("DocumentSummary") } } }, "Documents"), ...common },
+        },
+      },
+      "/outline": {
+        get: {
+          operationId: "getOutline",
+          summary: "A document's sections in order, with their heading chains",
+          parameters: [{ name: "source", in: "query", required: true, description: "The document's source_path (as in results)", schema: { type: "string", minLength: 1, maxLength: limits.queryChars } }],
+          responses: {
+            "200": json({ type: "object", properties: { source_path: str, title: str, chunks: int, first_section_id: nullableStr, sections: { type: "array", items: ref("OutlineSection") } } }, "Outline"),
+            "400": err("Missing or too long `source`"),
+            "404": err("No such document"),
+            ...common,
+          },
+        },
+      },
+      "/stats": {
+        get: {
+          operationId: "stats",
+          summary: "What the index holds (as `hierdoc stats`, snake_case) and its documents",
+          responses: {
+            "200": json({ type: "object", properties: { files: int, chunks: int, definitions: int, keyword_docs: int, embedder: str, dimensions: int, store: str, capabilities: { type: "object" }, documents: { type: "array", items: ref("DocumentSummary") } } }, "Statistics"),
+            ...common,
+          },
+        },
+      },
+      "/": {
+        get: {
+          operationId: "searchPage",
+          summary: "The search page (HTML; also served at /s/{id}, /terms and /info, with its files under /assets/). It reads this JSON API.",
+          responses: { "200": { description: "The page", content: { "text/html": { schema: str } } }, "404": err("The page is not built or is turned off") },
         },
       },
       "/ingest": {

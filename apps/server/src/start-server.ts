@@ -5,7 +5,9 @@ import { HierdocError } from "@hierdoc/core";
 import { createApp } from "./app.js";
 import { resolveIngestRoots } from "./ingest-paths.js";
 import { ServerMetrics } from "./metrics.js";
+import { OutlineIndex } from "./outline-index.js";
 import { ReadGate } from "./read-gate.js";
+import { UiAssets } from "./ui-routes.js";
 import { DEFAULT_LIMITS, type LogEntry, type LogLevel, type RunningServer, type ServerLimits, type StartServerOptions } from "./types.js";
 
 const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -60,6 +62,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     corsOrigins: options.cors?.origins,
     allowedHosts,
     mcp: options.mcp ?? true,
+    outlines: new OutlineIndex(() => tool.store.scan(), () => tool.chunkCount),
+    ui: options.ui === false ? undefined : UiAssets.load(),
     state,
   });
   const server = createAdaptorServer({

@@ -6,7 +6,7 @@ import type { HierarchicalDocumentTool } from "@hierdoc/tool";
  */
 export type ServedTool = Pick<
   HierarchicalDocumentTool,
-  "search" | "section" | "define" | "listDefinitions" | "refs" | "stats" | "ingest" | "close" | "chunkCount"
+  "search" | "section" | "define" | "listDefinitions" | "refs" | "stats" | "ingest" | "close" | "chunkCount" | "store"
 >;
 
 /** Severity of a {@link LogEntry}. `debug` entries may carry request paths and query text; the others never do. */
@@ -73,6 +73,8 @@ export interface StartServerOptions {
   logger?: ServerLogger;
   /** Lowest level passed to `logger`. Default `info`. */
   logLevel?: LogLevel;
+  /** Serve the search page at `/` (with `/s/ID`, `/terms`, `/info`, `/assets/…`). Default true. */
+  ui?: boolean;
   /** Serve MCP (Streamable HTTP) at `/mcp`. Default true. */
   mcp?: boolean;
   /** Close the tool when the server closes. Default true. */

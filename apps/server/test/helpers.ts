@@ -85,6 +85,7 @@ export function instrumented(tool: HierarchicalDocumentTool, before: { search?: 
     get chunkCount() {
       return tool.chunkCount;
     },
+    store: tool.store,
     search: async (...args: Parameters<HierarchicalDocumentTool["search"]>) => {
       counts.searches++;
       await before.search?.();

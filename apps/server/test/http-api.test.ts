@@ -147,7 +147,7 @@ describe("operations", () => {
     expect(status).toBe(200);
     expect(body.openapi).toBe("3.1.0");
     expect(Object.keys(body.paths).sort()).toEqual(
-      ["/definitions/{term}", "/health", "/ingest", "/mcp", "/metrics", "/openapi.json", "/refs/{id}", "/search", "/sections/{id}"].sort(),
+      ["/", "/definitions", "/definitions/{term}", "/documents", "/health", "/ingest", "/mcp", "/metrics", "/openapi.json", "/outline", "/refs/{id}", "/search", "/sections/{id}", "/stats"].sort(),
     );
     const search = body.components.schemas.SearchRequest;
     expect(search.required).toEqual(["query"]);
