@@ -1,5 +1,5 @@
 import { HierdocError } from "@hierdoc/core";
-import { convertFile, createConverters, defaultConverters } from "@hierdoc/convert";
+import { convertFile, createConverters, defaultConverters, SUPPORTED_EXTENSIONS } from "@hierdoc/convert";
 import fc from "fast-check";
 import { buildDocx, buildPdf, buildZip } from "./fixtures.js";
 import { expectFileError, utf8 } from "./helpers.js";
@@ -33,8 +33,20 @@ describe("convertFile: choosing a converter", () => {
   });
 
   it("exposes the default converters in the order they are tried", () => {
-    expect(defaultConverters.map((c) => c.id)).toEqual(["pdf", "docx", "uslm-xml", "rfc-xml", "html", "markdown", "text"]);
+    expect(defaultConverters.map((c) => c.id)).toEqual([
+      "pdf", "docx", "pptx", "xlsx", "odt", "epub", "rtf", "uslm-xml", "rfc-xml", "csv", "code", "html", "markdown", "text",
+    ]);
     expect(createConverters({ maxUncompressedBytes: 1 }).map((c) => c.id)).toEqual(defaultConverters.map((c) => c.id));
+  });
+
+  it("lists as SUPPORTED_EXTENSIONS exactly what a dedicated converter claims by name", () => {
+    const bytes = new TextEncoder().encode("x");
+    const claimedBy = (ext: string) => defaultConverters.find((c) => c.canConvert({ path: `f${ext}`, bytes }))?.id;
+    for (const ext of SUPPORTED_EXTENSIONS) {
+      expect([ext, claimedBy(ext)]).toEqual([ext, [".xml", ".txt", ".text"].includes(ext) ? "text" : expect.not.stringMatching(/^text$/)]);
+    }
+    expect(SUPPORTED_EXTENSIONS).toEqual(expect.arrayContaining([".pptx", ".xlsx", ".csv", ".tsv", ".epub", ".odt", ".rtf", ".py", ".java", ".rs", ".cpp", ".h", ".c", ".go", ".rb", ".cs", ".ts"]));
+    expect(claimedBy(".png")).toBeUndefined();
   });
 
   it("names the file and the detected type for unsupported binaries", async () => {
