@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "@jest/globals";
 import { closedPort, expectHierdocError, expectStoreUnavailable, makeStoreRecord, makeStoreRecords, makeVector, reopenableStore, runStoreConformance, serveDuringSuite } from "@hierdoc/core/testing";
 import { AzureSearchStore, documentKey } from "@hierdoc/store-adapters-azure-search";
-import { FakeAzureSearch } from "./fake-azure-search.js";
+import { FakeAzureSearch } from "@hierdoc/store-adapters-azure-search/testing";
 
 const fake = serveDuringSuite(new FakeAzureSearch());
 let seq = 0;

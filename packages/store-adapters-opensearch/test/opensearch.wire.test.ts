@@ -1,7 +1,7 @@
 import { afterAll, beforeEach, describe, expect, it } from "@jest/globals";
 import { closedPort, expectHierdocError, expectStoreUnavailable, makeStoreRecord, makeStoreRecords, makeVector, reopenableStore, runStoreConformance, serveDuringSuite } from "@hierdoc/core/testing";
 import { OpenSearchStore, hybridPipelineBody, openSearchIndexBody } from "@hierdoc/store-adapters-opensearch";
-import { FakeOpenSearch } from "./fake-opensearch.js";
+import { FakeOpenSearch } from "@hierdoc/store-adapters-opensearch/testing";
 
 const fake = serveDuringSuite(new FakeOpenSearch());
 let seq = 0;

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "@jest/globals";
 import { closedPort, expectHierdocError, expectStoreUnavailable, FIXTURE_DIMENSIONS, makeStoreRecord, makeStoreRecords, makeVector, reopenableStore, runStoreConformance, serveDuringSuite } from "@hierdoc/core/testing";
 import { PineconeStore, mapPineconeError } from "@hierdoc/store-adapters-pinecone";
-import { FakePinecone } from "./fake-pinecone.js";
+import { FakePinecone } from "@hierdoc/store-adapters-pinecone/testing";
 
 const conformance = serveDuringSuite(new FakePinecone(FIXTURE_DIMENSIONS));
 const fake = serveDuringSuite(new FakePinecone(4));

@@ -3,7 +3,7 @@ import { HierdocError } from "@hierdoc/core";
 import { closedPort, expectHierdocError, expectStoreUnavailable, makeStoreRecord, makeStoreRecords, makeVector, reopenableStore, runStoreConformance, serveDuringSuite } from "@hierdoc/core/testing";
 import { QdrantClient } from "@qdrant/js-client-rest";
 import { QdrantStore, documentSparseVector, mapQdrantError, pointId, querySparseVector, termIndex } from "@hierdoc/store-adapters-qdrant";
-import { FakeQdrant } from "./fake-qdrant.js";
+import { FakeQdrant } from "@hierdoc/store-adapters-qdrant/testing";
 
 const fake = serveDuringSuite(new FakeQdrant());
 let seq = 0;

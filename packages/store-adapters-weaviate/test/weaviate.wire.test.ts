@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "@jest/globals";
 import { closedPort, expectHierdocError, expectStoreUnavailable, makeStoreRecord, makeStoreRecords, makeVector, reopenableStore, runStoreConformance, serveDuringSuite } from "@hierdoc/core/testing";
 import { WeaviateStore, mapWeaviateError, objectId } from "@hierdoc/store-adapters-weaviate";
-import { FakeWeaviate } from "./fake-weaviate.js";
+import { FakeWeaviate } from "@hierdoc/store-adapters-weaviate/testing";
 
 const fake = serveDuringSuite(new FakeWeaviate());
 let seq = 0;

@@ -1,0 +1,1 @@
+export { FakeAzureSearch, parseFilter, type RecordedRequest } from "./fake-azure-search.js";

@@ -1,0 +1,1 @@
+export { FakeOpenSearch, type RecordedRequest } from "./fake-opensearch.js";

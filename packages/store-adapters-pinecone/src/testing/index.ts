@@ -1,0 +1,1 @@
+export { FakePinecone, type RecordedRequest } from "./fake-pinecone.js";

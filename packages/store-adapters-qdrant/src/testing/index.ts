@@ -1,0 +1,1 @@
+export { FakeQdrant, type RecordedRequest } from "./fake-qdrant.js";

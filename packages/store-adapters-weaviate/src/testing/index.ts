@@ -1,0 +1,1 @@
+export { FakeWeaviate, type RecordedRequest } from "./fake-weaviate.js";
