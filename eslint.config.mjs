@@ -18,7 +18,8 @@ export default [
           depConstraints: [
             { sourceTag: "type:core", onlyDependOnLibsWithTags: [] },
             { sourceTag: "type:domain", onlyDependOnLibsWithTags: ["type:core"] },
-            { sourceTag: "type:adapter", onlyDependOnLibsWithTags: ["type:core"] },
+            { sourceTag: "type:driver", onlyDependOnLibsWithTags: ["type:core"] },
+            { sourceTag: "type:adapter", onlyDependOnLibsWithTags: ["type:core", "type:driver"] },
             { sourceTag: "type:tool", onlyDependOnLibsWithTags: ["type:core", "type:domain"] },
             { sourceTag: "type:runtime", onlyDependOnLibsWithTags: ["type:core", "type:domain", "type:adapter", "type:tool"] },
             // Framework adapters (LangChain, LlamaIndex, AI SDK) and the agent tool definitions they share: wrap a tool, never a concrete store.

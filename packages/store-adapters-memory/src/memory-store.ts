@@ -8,14 +8,23 @@ import type {
   VectorStoreAdapter,
 } from "@hierdoc/core";
 import { HierdocError, assertOpenDimensions, assertSameDimensions, assertSameEmbedder, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
+import { mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { AnnIndex, resolveAnnOptions } from "@hierdoc/ann";
+import { AnnLeg, resolveMemoryAnn, type MemoryAnnConfig, type ResolvedMemoryAnn } from "./ann-leg.js";
 import { decodeRecord, encodeRecord } from "./record-codec.js";
-import { readManifest, readSnapshot, removeStale, writeSnapshot, type Snapshot, type SnapshotManifest } from "./snapshot.js";
+import { checkedAnnFile, readManifest, readSnapshot, removeStale, writeSnapshot, type Snapshot, type SnapshotManifest } from "./snapshot.js";
 import { VectorMatrix } from "./vector-matrix.js";
 
 /** Options of {@link MemoryStore}. */
 export interface MemoryStoreOptions {
   /** Folder the index is persisted to on `flush()`; without it the store lives only in memory. */
   dir?: string;
+  /**
+   * Approximate nearest-neighbour search (HNSW) from `threshold` records on (default: on, threshold 20 000);
+   * `false` keeps every search exact. Persisted with the snapshot. See {@link MemoryAnnConfig}.
+   */
+  ann?: MemoryAnnConfig | false;
 }
 
 const ADAPTER = "memory";
@@ -42,6 +51,10 @@ export class MemoryStore implements VectorStoreAdapter {
   private ids: string[] = [];
   private sources: string[] = [];
   private rowById = new Map<string, number>();
+  /** Records per source path (decides between the graph and an exact scan for filtered searches). */
+  private sourceCounts = new Map<string, number>();
+  private readonly annConfig: ResolvedMemoryAnn | undefined;
+  private ann: AnnLeg | undefined;
   private generation = 0;
   private dirty = false;
   private flushing: Promise<void> = Promise.resolve();
@@ -49,6 +62,14 @@ export class MemoryStore implements VectorStoreAdapter {
   /** Creates a closed store; call {@link open} before anything else. */
   constructor(options: MemoryStoreOptions = {}) {
     this.dir = options.dir;
+    this.annConfig = resolveMemoryAnn(options.ann);
+    if (this.annConfig !== undefined) {
+      // Checked here so a bad setting fails at construction, not at the first large upsert.
+      resolveAnnOptions(new AnnLeg(this.annConfig, 1).indexOptions());
+      if (!Number.isInteger(this.annConfig.threshold) || this.annConfig.threshold < 0) {
+        throw new HierdocError("E_INVALID_ARGUMENT", `ann.threshold must be a non-negative integer, got ${String(this.annConfig.threshold)}`, { details: { adapter: ADAPTER, key: "ann.threshold" } });
+      }
+    }
     this.capabilities = Object.freeze({
       vectorSearch: true,
       nativeHybrid: false,
@@ -71,6 +92,7 @@ export class MemoryStore implements VectorStoreAdapter {
     this.embedderId = options.embedderId;
     this.matrix = new VectorMatrix(options.dimensions);
     this.clearRows();
+    this.ann = this.annConfig === undefined ? undefined : new AnnLeg(this.annConfig, options.dimensions);
     this.generation = 0;
     this.dirty = false;
     if (this.dir === undefined) return;
@@ -95,6 +117,7 @@ export class MemoryStore implements VectorStoreAdapter {
     this.lines = snap.lines;
     this.ids = snap.ids;
     this.sources = snap.sources;
+    for (const source of snap.sources) this.countSource(source, 1);
     snap.ids.forEach((id, i) => this.rowById.set(id, i));
     if (this.rowById.size !== snap.ids.length) {
       throw new HierdocError("E_INDEX_CORRUPT", `memory store index is corrupt: ${manifest.files.records.name}: duplicate record ids`, {
@@ -102,6 +125,29 @@ export class MemoryStore implements VectorStoreAdapter {
       });
     }
     this.generation = manifest.generation;
+    await this.openAnn(manifest);
+  }
+
+  /** Loads the snapshot's graph when it is intact and built with the same settings, else rebuilds it when due. */
+  private async openAnn(manifest: SnapshotManifest): Promise<void> {
+    const ann = this.ann;
+    const matrix = this.matrix as VectorMatrix;
+    if (ann === undefined || matrix.length < ann.config.threshold) return;
+    const s = manifest.ann;
+    const same = s !== undefined && s.m === ann.config.m && s.ef_construction === ann.config.ef_construction && s.quantization === ann.config.quantization;
+    const path = same ? await checkedAnnFile(this.dir as string, manifest) : undefined;
+    if (path !== undefined) {
+      try {
+        const index = AnnIndex.load(path, ann.indexOptions());
+        if (index.size === matrix.length) {
+          ann.adopt(index);
+          return;
+        }
+      } catch {
+        // Derived data: rebuilt below from the vectors.
+      }
+    }
+    ann.buildIfDue(matrix);
   }
 
   private checkManifest(manifest: SnapshotManifest, options: StoreOpenOptions): void {
@@ -130,6 +176,7 @@ export class MemoryStore implements VectorStoreAdapter {
         throw this.error("E_INVALID_ARGUMENT", "upsert", `record ${record.id} cannot be stored as JSON: ${(err as Error).message}`, {}, err);
       }
     });
+    const firstNew = matrix.length;
     records.forEach(({ record, vector }, i) => {
       const row = this.rowById.get(record.id);
       if (row === undefined) {
@@ -137,12 +184,18 @@ export class MemoryStore implements VectorStoreAdapter {
         this.lines.push(lines[i]);
         this.ids.push(record.id);
         this.sources.push(record.sourcePath);
+        this.countSource(record.sourcePath, 1);
       } else {
         matrix.write(row, vector);
         this.lines[row] = lines[i];
+        this.countSource(this.sources[row], -1);
+        this.countSource(record.sourcePath, 1);
         this.sources[row] = record.sourcePath;
+        if (row < firstNew) this.ann?.written(matrix, row);
       }
     });
+    if (this.ann?.built) this.ann.appended(matrix, firstNew);
+    else this.ann?.buildIfDue(matrix);
     if (records.length > 0) this.dirty = true;
   }
 
@@ -206,12 +259,32 @@ export class MemoryStore implements VectorStoreAdapter {
     if (k === 0) return [];
     const paths = query.filter?.sourcePaths;
     let accept: ((row: number) => boolean) | undefined;
+    let allowedRows = this.ids.length;
     if (paths !== undefined) {
       const allowed = new Set(paths);
       const sources = this.sources;
       accept = (row) => allowed.has(sources[row]);
+      allowedRows = 0;
+      for (const path of allowed) allowedRows += this.sourceCounts.get(path) ?? 0;
     }
-    return matrix.search(query.vector, k, accept).map((hit) => ({ id: this.ids[hit.index], score: hit.score }));
+    const hits = this.approximate(matrix, query.vector, k, allowedRows, accept) ?? matrix.search(query.vector, k, accept);
+    return hits.map((hit) => ({ id: this.ids[hit.index], score: hit.score }));
+  }
+
+  /**
+   * The graph's answer when it is in use and can serve this query: unfiltered, or filtered to a subset
+   * large enough that over-fetching `k × rows / allowed` (×2) candidates is still cheaper than a scan of
+   * the subset; `undefined` (exact scan) otherwise, or when the candidates held fewer than `k` allowed rows.
+   */
+  private approximate(matrix: VectorMatrix, vector: Float32Array, k: number, allowedRows: number, accept?: (row: number) => boolean): Array<{ index: number; score: number }> | undefined {
+    const ann = this.ann;
+    const rows = this.ids.length;
+    if (ann === undefined || !ann.active(rows) || allowedRows < k) return undefined;
+    const wanted = Math.max(2 * k, k + 10);
+    const candidates = accept === undefined ? wanted : Math.ceil((wanted * rows) / allowedRows);
+    if (accept !== undefined && (allowedRows < ann.config.threshold || candidates > rows / 4)) return undefined;
+    const hits = ann.search(matrix, vector, k, candidates, accept);
+    return hits.length === k ? hits : undefined;
   }
 
   /**
@@ -240,6 +313,8 @@ export class MemoryStore implements VectorStoreAdapter {
     this.ids = [];
     this.sources = [];
     this.rowById = new Map();
+    this.sourceCounts = new Map();
+    this.ann?.clear();
   }
 
   private async flushNow(): Promise<void> {
@@ -249,7 +324,9 @@ export class MemoryStore implements VectorStoreAdapter {
     const generation = this.generation + 1;
     this.dirty = false;
     try {
-      const written = await writeSnapshot(this.dir, { embedderId: this.embedderId, dimensions: this.matrix.dimensions, generation }, lines, vectors);
+      // The graph is saved now (synchronously), so it matches the rows copied above.
+      const ann = this.ann?.built ? this.saveAnn(this.dir, this.ann) : undefined;
+      const written = await writeSnapshot(this.dir, { embedderId: this.embedderId, dimensions: this.matrix.dimensions, generation }, lines, vectors, ann);
       this.generation = written.generation;
     } catch (err) {
       this.dirty = true;
@@ -257,11 +334,32 @@ export class MemoryStore implements VectorStoreAdapter {
     }
   }
 
+  private saveAnn(dir: string, ann: AnnLeg): { tempPath: string; settings: NonNullable<SnapshotManifest["ann"]> } {
+    mkdirSync(dir, { recursive: true });
+    const tempPath = join(dir, `ann-next.usearch.${process.pid}.tmp`);
+    try {
+      ann.save(tempPath);
+    } catch (err) {
+      rmSync(tempPath, { force: true });
+      throw err;
+    }
+    const { m, ef_construction, quantization } = ann.config;
+    return { tempPath, settings: { library: "usearch", m, ef_construction, quantization } };
+  }
+
+  private countSource(source: string, delta: number): void {
+    const n = (this.sourceCounts.get(source) ?? 0) + delta;
+    if (n > 0) this.sourceCounts.set(source, n);
+    else this.sourceCounts.delete(source);
+  }
+
   private removeRow(id: string): void {
     const row = this.rowById.get(id);
     if (row === undefined || this.matrix === undefined) return;
     this.rowById.delete(id);
+    this.countSource(this.sources[row], -1);
     const moved = this.matrix.swapRemove(row);
+    this.ann?.swapRemoved(this.matrix, row, moved);
     const lastLine = this.lines.pop() as Buffer;
     const lastId = this.ids.pop() as string;
     const lastSource = this.sources.pop() as string;

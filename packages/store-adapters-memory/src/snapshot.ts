@@ -1,4 +1,5 @@
 import { createHash, type Hash } from "node:crypto";
+import { createReadStream } from "node:fs";
 import { mkdir, open, readdir, readFile, rename, rm, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import type { ChunkRecord } from "@hierdoc/core";
@@ -17,7 +18,7 @@ const FORMAT = "hierdoc-memory-store";
  */
 const VERSION = 2;
 const READABLE_VERSIONS: readonly number[] = [1, 2];
-const DATA_FILE = /^(records|vectors)-(\d+)-(\d+)\.(jsonl|f32)$/;
+const DATA_FILE = /^(records|vectors|ann)-(\d+)-(\d+)\.(jsonl|f32|usearch)$/;
 const TEMP_FILE = /\.(\d+)\.tmp$/;
 
 /** One data file listed in the manifest. */
@@ -36,7 +37,20 @@ export interface SnapshotManifest {
   count: number;
   generation: number;
   writtenAt: string;
-  files: { records: SnapshotFileEntry; vectors: SnapshotFileEntry };
+  /**
+   * The HNSW graph over the vectors (keys = row numbers), when the store held one: optional, ignored by
+   * readers that do not use it, and rebuilt from the vectors when missing, damaged or built with other settings.
+   */
+  ann?: SnapshotAnnEntry;
+  files: { records: SnapshotFileEntry; vectors: SnapshotFileEntry; ann?: SnapshotFileEntry };
+}
+
+/** The graph's settings recorded in the manifest (a graph built with other ones is rebuilt on open). */
+export interface SnapshotAnnEntry {
+  library: "usearch";
+  m: number;
+  ef_construction: number;
+  quantization: string;
 }
 
 /**
@@ -220,6 +234,7 @@ export async function writeSnapshot(
   header: { embedderId: string; dimensions: number; generation: number },
   lines: readonly Uint8Array[],
   vectors: Float32Array,
+  ann?: { tempPath: string; settings: SnapshotAnnEntry },
 ): Promise<SnapshotManifest> {
   await mkdir(dir, { recursive: true });
   const onDisk = await readManifest(dir).catch(() => undefined);
@@ -232,6 +247,13 @@ export async function writeSnapshot(
   await Promise.all([writeDurable(tmp(recordsName), recordBytes), writeDurable(tmp(vectorsName), vectorBytes)]);
   await rename(tmp(recordsName), join(dir, recordsName));
   await rename(tmp(vectorsName), join(dir, vectorsName));
+  let annEntry: SnapshotFileEntry | undefined;
+  if (ann !== undefined) {
+    const annName = `ann-${gen}-${process.pid}.usearch`;
+    await syncFile(ann.tempPath);
+    await rename(ann.tempPath, join(dir, annName));
+    annEntry = { name: annName, ...(await hashFile(join(dir, annName))) };
+  }
   await syncDir(dir);
   const manifest: SnapshotManifest = {
     format: FORMAT,
@@ -244,13 +266,51 @@ export async function writeSnapshot(
     files: {
       records: { name: recordsName, bytes: recordBytes.length, sha256: sha256(recordBytes) },
       vectors: { name: vectorsName, bytes: vectorBytes.length, sha256: sha256(vectorBytes) },
+      ...(annEntry ? { ann: annEntry } : {}),
     },
+    ...(annEntry && ann ? { ann: ann.settings } : {}),
   };
   await writeDurable(tmp(MANIFEST_FILE), Buffer.from(JSON.stringify(manifest, null, 2) + "\n", "utf8"));
   await rename(tmp(MANIFEST_FILE), join(dir, MANIFEST_FILE));
   await syncDir(dir);
   await removeStale(dir, true);
   return manifest;
+}
+
+/** Size and SHA-256 of a file, streamed. */
+async function hashFile(path: string): Promise<{ bytes: number; sha256: string }> {
+  const hash = createHash("sha256");
+  let bytes = 0;
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 22 })) {
+    hash.update(chunk as Buffer);
+    bytes += (chunk as Buffer).length;
+  }
+  return { bytes, sha256: hash.digest("hex") };
+}
+
+async function syncFile(path: string): Promise<void> {
+  const handle = await open(path, "r+");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The path of the manifest's HNSW graph file when it is listed and intact (size and SHA-256 match), else
+ * `undefined` (the graph is derived data: the caller rebuilds it from the vectors).
+ */
+export async function checkedAnnFile(dir: string, manifest: SnapshotManifest): Promise<string | undefined> {
+  const entry = manifest.files.ann;
+  if (entry === undefined || typeof entry.name !== "string" || !DATA_FILE.test(entry.name)) return undefined;
+  const path = join(dir, entry.name);
+  try {
+    const found = await hashFile(path);
+    return found.bytes === entry.bytes && found.sha256 === entry.sha256 ? path : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The lines, each followed by a newline, as one buffer. */
@@ -281,7 +341,7 @@ export async function removeStale(dir: string, ownToo = false): Promise<void> {
   } catch {
     return;
   }
-  const keep = new Set(manifest === undefined ? [] : [manifest.files.records.name, manifest.files.vectors.name]);
+  const keep = new Set(manifest === undefined ? [] : [manifest.files.records.name, manifest.files.vectors.name, manifest.files.ann?.name]);
   const doomed = names.filter((name) => {
     const t = TEMP_FILE.exec(name);
     if (t) return !processAlive(Number(t[1]));

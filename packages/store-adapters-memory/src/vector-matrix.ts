@@ -82,6 +82,23 @@ export class VectorMatrix {
     return this.data.slice(row * d, row * d + d);
   }
 
+  /** Row `row` without copying (valid until the next write, append or remove). */
+  view(row: number): Float32Array {
+    const d = this.dimensions;
+    return this.data.subarray(row * d, row * d + d);
+  }
+
+  /** All rows, packed, without copying (valid until the next write, append or remove). */
+  packedView(): Float32Array {
+    return this.data.subarray(0, this.rows * this.dimensions);
+  }
+
+  /** Exact scores (dot product with the normalised `query`) of the given rows, in the order given. */
+  scoreRows(query: Float32Array, rows: readonly number[]): number[] {
+    const q = this.normalisedQuery(query);
+    return rows.map((row) => this.dot(q, row * this.dimensions));
+  }
+
   /** A copy of all rows, packed (`length * dimensions` floats). */
   snapshot(): Float32Array {
     return this.data.slice(0, this.rows * this.dimensions);
@@ -92,14 +109,19 @@ export class VectorMatrix {
    * `accept(row)` restricts the candidates when given.
    */
   search(query: Float32Array, k: number, accept?: (row: number) => boolean): Array<{ index: number; score: number }> {
-    const d = this.dimensions;
-    const norm = vectorNorm(query);
-    const q = new Float64Array(d);
-    if (norm > 0) for (let j = 0; j < d; j++) q[j] = query[j] / norm;
+    const q = this.normalisedQuery(query);
     const top = new TopK(k);
     if (accept === undefined) this.scanPairs(q, top);
     else this.scanFiltered(q, top, accept);
     return top.sorted();
+  }
+
+  private normalisedQuery(query: Float32Array): Float64Array {
+    const d = this.dimensions;
+    const norm = vectorNorm(query);
+    const q = new Float64Array(d);
+    if (norm > 0) for (let j = 0; j < d; j++) q[j] = query[j] / norm;
+    return q;
   }
 
   /** Scores every row, two rows per pass so each query component is loaded once for both. */

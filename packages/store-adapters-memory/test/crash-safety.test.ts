@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -76,11 +77,12 @@ describe("MemoryStore crash safety (child process SIGKILLed during upsert + flus
     let totalFlushes = 0;
     const started = Date.now();
     let iteration = 0;
+    let annSnapshots = 0;
     for (; iteration < ITERATIONS; iteration++) {
       if (iteration >= MIN_ITERATIONS && Date.now() - started > BUDGET_MS) break;
       // The first run counts from its first durable flush, so every run has a snapshot to protect.
       const durable = await runAndKill(dir, 40 + Math.floor(rnd() * 260), iteration === 0 ? "flushed" : "ready");
-      const store = new MemoryStore({ dir });
+      const store = new MemoryStore({ dir, ann: { threshold: 500, threads: 1 } });
       await store.open({ embedderId: "crash/embedder@1", dimensions: 32 });
       // Killed before its first flush finished (a loaded machine): no snapshot yet, and an empty store.
       const manifest = existsSync(join(dir, MANIFEST_FILE))
@@ -98,10 +100,19 @@ describe("MemoryStore crash safety (child process SIGKILLed during upsert + flus
       }
       const names = existsSync(dir) ? await readdir(dir) : [];
       expect(names.filter((n) => n.endsWith(".tmp"))).toEqual([]);
+      if (manifest.files?.ann) {
+        // The saved HNSW graph is complete (its checksum matches) and serves the records of this snapshot.
+        annSnapshots++;
+        const bytes = await readFile(join(dir, manifest.files.ann.name));
+        expect(createHash("sha256").update(bytes).digest("hex")).toBe(manifest.files.ann.sha256);
+        const probe = withVectors[0];
+        expect((await store.vectorSearch({ vector: probe.vector, topK: 1 }))[0].id).toBe(probe.record.id);
+      }
       await store.close();
       totalFlushes = manifest.generation;
     }
     expect(totalFlushes).toBeGreaterThan(0);
+    expect(annSnapshots).toBeGreaterThan(0);
     expect(iteration).toBeGreaterThanOrEqual(MIN_ITERATIONS);
   }, 60_000);
 

@@ -1,0 +1,145 @@
+import { AnnIndex, type AnnQuantization } from "@hierdoc/ann";
+import { TopK } from "./top-k.js";
+import type { VectorMatrix } from "./vector-matrix.js";
+
+/**
+ * The memory store's approximate nearest-neighbour settings, as written in YAML under
+ * `vector_store.ann` (snake_case keys). `ann: false` keeps every search exact.
+ */
+export interface MemoryAnnConfig {
+  /** Build and use the HNSW index from this many records on (default 20 000); below it searches are exact. */
+  threshold?: number;
+  /** HNSW graph degree M (default 16). */
+  m?: number;
+  /** HNSW candidate list while searching (default 128); higher: better recall, slower. */
+  ef_search?: number;
+  /** HNSW candidate list while inserting (default 128). */
+  ef_construction?: number;
+  /** Scalar type of the vectors inside the graph (default `f32`; `f16` halves the graph's memory). Scores stay exact. */
+  quantization?: AnnQuantization;
+  /** Threads used to build the index in bulk (0 = every core; default 0). */
+  threads?: number;
+}
+
+/** {@link MemoryAnnConfig} with every default applied. */
+export type ResolvedMemoryAnn = Required<MemoryAnnConfig>;
+
+/** The defaults of {@link MemoryAnnConfig}. */
+export const DEFAULT_MEMORY_ANN: Readonly<ResolvedMemoryAnn> = Object.freeze({
+  threshold: 20_000,
+  m: 16,
+  ef_search: 128,
+  ef_construction: 128,
+  quantization: "f32",
+  threads: 0,
+});
+
+/** The settings with defaults applied, or `undefined` for `ann: false`. */
+export function resolveMemoryAnn(config: MemoryAnnConfig | false | undefined): ResolvedMemoryAnn | undefined {
+  if (config === false) return undefined;
+  return { ...DEFAULT_MEMORY_ANN, ...Object.fromEntries(Object.entries(config ?? {}).filter(([, v]) => v !== undefined)) };
+}
+
+/**
+ * The store's HNSW leg: keys are row numbers of the store's {@link VectorMatrix}, kept in step with its
+ * appends, overwrites and swap-removes; built in bulk once the store reaches the threshold, then
+ * maintained on every change. Candidates are re-scored exactly against the matrix, so scores equal the
+ * exact path's and only the candidate set is approximate.
+ */
+export class AnnLeg {
+  private index: AnnIndex | undefined;
+
+  constructor(
+    readonly config: ResolvedMemoryAnn,
+    private readonly dimensions: number,
+  ) {}
+
+  /** True when the graph exists and the store is large enough to search it. */
+  active(rows: number): boolean {
+    return this.index !== undefined && rows >= this.config.threshold;
+  }
+
+  /** True when a graph is held (searched or not). */
+  get built(): boolean {
+    return this.index !== undefined;
+  }
+
+  /** Vectors in the graph. */
+  get size(): number {
+    return this.index?.size ?? 0;
+  }
+
+  /** Builds the graph from every row when the store has reached the threshold and none exists yet. */
+  buildIfDue(matrix: VectorMatrix): void {
+    if (this.index !== undefined || matrix.length < this.config.threshold) return;
+    const index = this.createIndex();
+    index.addBatch(rowKeys(0, matrix.length), matrix.packedView());
+    this.index = index;
+  }
+
+  /** Takes over a loaded graph (built with the same settings; the caller checked its size). */
+  adopt(index: AnnIndex): void {
+    this.index = index;
+  }
+
+  /** Settings of a new graph. */
+  indexOptions(): Parameters<typeof AnnIndex.create>[0] {
+    const c = this.config;
+    return { dimensions: this.dimensions, connectivity: c.m, expansionAdd: c.ef_construction, expansionSearch: c.ef_search, quantization: c.quantization, threads: c.threads };
+  }
+
+  /** Rows `from..matrix.length-1` were appended. */
+  appended(matrix: VectorMatrix, from: number): void {
+    if (this.index === undefined || from >= matrix.length) return;
+    this.index.addBatch(rowKeys(from, matrix.length), matrix.packedView().subarray(from * this.dimensions));
+  }
+
+  /** Row `row` was overwritten. */
+  written(matrix: VectorMatrix, row: number): void {
+    this.index?.add(row, matrix.view(row));
+  }
+
+  /** Row `row` was removed by moving row `moved` (or -1 when it was the last) into its place. */
+  swapRemoved(matrix: VectorMatrix, row: number, moved: number): void {
+    if (this.index === undefined) return;
+    this.index.remove(row);
+    if (moved !== -1) {
+      this.index.remove(moved);
+      this.index.add(row, matrix.view(row));
+    }
+  }
+
+  /**
+   * The `k` best rows among `candidates` approximate neighbours that `accept` lets through, re-scored
+   * exactly, best first (ties by row). Fewer than `k` when the graph returned too few accepted rows.
+   */
+  search(matrix: VectorMatrix, query: Float32Array, k: number, candidates: number, accept?: (row: number) => boolean): Array<{ index: number; score: number }> {
+    const index = this.index as AnnIndex;
+    const rows = index.search(query, Math.max(k, candidates)).map((h) => h.key);
+    const kept = accept === undefined ? rows : rows.filter(accept);
+    const scores = matrix.scoreRows(query, kept);
+    const top = new TopK(k);
+    kept.forEach((row, i) => top.push(row, scores[i]));
+    return top.sorted();
+  }
+
+  /** Writes the graph to `path` (synchronously, so it matches the rows at this instant). */
+  save(path: string): void {
+    this.index?.save(path);
+  }
+
+  /** Drops the graph. */
+  clear(): void {
+    this.index = undefined;
+  }
+
+  private createIndex(): AnnIndex {
+    return AnnIndex.create(this.indexOptions());
+  }
+}
+
+function rowKeys(from: number, to: number): Uint32Array {
+  const keys = new Uint32Array(to - from);
+  for (let i = 0; i < keys.length; i++) keys[i] = from + i;
+  return keys;
+}
