@@ -1,5 +1,4 @@
 import type { ConvertInput, ConvertedDocument, Converter } from "@hierdoc/core";
-import readXlsxFile from "read-excel-file/node";
 import { fileError, parseError } from "./errors.js";
 import { MarkdownWriter } from "./markdown-writer.js";
 import { OfficeArchive, zipHasEntry, type ArchiveLimits } from "./office-zip.js";
@@ -17,7 +16,7 @@ export interface XlsxOptions extends ArchiveLimits, RowLimits {
  * Excel workbooks (`.xlsx`, or a zip holding `xl/workbook.xml`) → markdown: one `#` section per sheet in
  * workbook order, the first non-empty row as the header, every later row one paragraph
  * "Header: value; Header: value" (formulas as their cached values, dates as ISO dates). Read with
- * read-excel-file after the zip-bomb guard; parts with a DOCTYPE are refused (OOXML never has one, and it is
+ * read-excel-file (loaded on first use) after the zip-bomb guard; parts with a DOCTYPE are refused (OOXML never has one, and it is
  * how entity-expansion attacks start). Source map: `anchor` = `Sheet!row N`. Rows beyond `maxRows` per
  * sheet are counted in a closing note instead of written.
  */
@@ -51,6 +50,7 @@ export class XlsxConverter implements Converter {
     }
     let sheets: Array<{ sheet: string; data: unknown[][] }>;
     try {
+      const { default: readXlsxFile } = await import("read-excel-file/node");
       sheets = (await readXlsxFile(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))) as typeof sheets;
     } catch (err) {
       throw parseError(path, "XLSX", err);
