@@ -11,6 +11,8 @@ export const ExitCode = {
   partial: 3,
   /** The section, term or index asked for does not exist. */
   notFound: 4,
+  /** Ingest found files in the folders or globs given but took none of them (all skipped: extension, exclude, not text). */
+  nothingIngested: 5,
   /** Interrupted (Ctrl-C / SIGTERM); what finished before is kept. */
   cancelled: 130,
 } as const;

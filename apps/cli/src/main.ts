@@ -53,6 +53,15 @@ export function buildProgram(result: { code: number }): Command {
       .option("--force", "re-ingest files even when unchanged")
       .option("--quiet", "no progress output")
       .option("--json", "print the summary as JSON")
+      .option("--include <glob>", "also ingest text files matching the glob under folders (any extension; repeatable)", collect)
+      .option("--exclude <glob>", "leave out files matching the glob under folders and globs (repeatable)", collect)
+      .option("--workers <n>", "worker threads converting and parsing files (default min(cores, 4); 0 = in the main thread, no caps)")
+      .option("--max-file-mb <mb>", "largest input file (default 64)")
+      .option("--max-pages <n>", "most pages read from one PDF (default 10000)")
+      .option("--max-zip-inflated-mb <mb>", "largest inflated size of a DOCX/PPTX/XLSX/EPUB/ODT (default 256)")
+      .option("--max-xml-entities <n>", "most entity declarations in an XML DOCTYPE (default 256)")
+      .option("--timeout-seconds <s>", "longest conversion of one file before its worker is stopped (default 120)")
+      .option("--max-memory-mb <mb>", "heap cap of an ingest worker (default 1024)")
       .addOption(otelOpt()),
   ).action(run(async (paths: string[], opts: object) => (await commands.ingest()).ingestCommand(paths, opts)));
 

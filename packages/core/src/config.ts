@@ -117,6 +117,37 @@ export const ChunkingConfigSchema = z.strictObject({
 });
 
 /**
+ * `limits` of a tool entry: caps on converting one file (hostile or broken input). A file over a cap fails
+ * with one error naming it and the cap; the rest of the ingest goes on.
+ */
+export const ConverterLimitsConfigSchema = z.strictObject({
+  /** Largest input file, in MB. */
+  max_file_mb: z.number().positive().max(4096).default(64),
+  /** Most pages read from one PDF. */
+  max_pages: z.number().int().min(1).max(1_000_000).default(10_000),
+  /** Largest total inflated size of a zip-based document (DOCX, PPTX, XLSX, EPUB, ODT), in MB. */
+  max_zip_inflated_mb: z.number().positive().max(16_384).default(256),
+  /** Most entity declarations accepted in an XML DOCTYPE. */
+  max_xml_entities: z.number().int().min(0).max(100_000).default(256),
+  /** Longest time converting and parsing one file may take in an ingest worker before it is stopped. */
+  timeout_seconds: z.number().positive().max(3600).default(120),
+  /** Heap cap of an ingest worker (old generation), in MB; a file that needs more fails and the worker restarts. */
+  max_memory_mb: z.number().int().min(64).max(65_536).default(1024),
+});
+
+/** Validated converter limits with defaults applied. */
+export type ConverterLimitsConfig = z.output<typeof ConverterLimitsConfigSchema>;
+
+/** `ingest` of a tool entry: how files are converted and parsed. */
+export const IngestConfigSchema = z.strictObject({
+  /**
+   * Worker threads that convert and parse files in parallel (each under the `limits` time and memory caps);
+   * default min(CPU cores, 4). 0 converts in the calling thread, without the time and memory caps.
+   */
+  workers: z.number().int().min(0).max(64).optional(),
+});
+
+/**
  * One `type: hierarchical_document` tool entry of an agent.yaml, as in the product plan.
  * Unknown keys are errors; every problem is reported with its path.
  */
@@ -140,6 +171,19 @@ export const ToolConfigSchema = z.strictObject({
   }),
   search: SearchConfigSchema.default({ top_k: 10, rrf_k: 60, fusion: "convex", weights: { ...DEFAULT_WEIGHTS } }),
   rerank: RerankConfigSchema.default({ provider: "lexical", candidates: 50, timeout_seconds: 10, max_retries: 2 }),
+  /** Globs of files a folder or glob ingest also takes (any extension, when the file is text). */
+  include: z.array(z.string().min(1)).optional(),
+  /** Globs of files a folder or glob ingest leaves out (wins over `include` and the supported extensions). */
+  exclude: z.array(z.string().min(1)).optional(),
+  limits: ConverterLimitsConfigSchema.default({
+    max_file_mb: 64,
+    max_pages: 10_000,
+    max_zip_inflated_mb: 256,
+    max_xml_entities: 256,
+    timeout_seconds: 120,
+    max_memory_mb: 1024,
+  }),
+  ingest: IngestConfigSchema.default({}),
 });
 
 /** A validated tool entry with defaults applied. */

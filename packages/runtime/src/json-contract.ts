@@ -1,6 +1,6 @@
 // The JSON contract of DESIGN.md (snake_case results, records, definitions), shared by the CLI and the server.
 import type { ChunkRecord, CrossReference, DefinitionEntry, SearchResponse, SearchResult } from "@hierdoc/core";
-import type { IngestReport } from "@hierdoc/tool";
+import { summarizeSkipped, type IngestReport } from "@hierdoc/tool";
 
 /** A search result in the DESIGN.md RESULT shape (snake_case), the same as `hierdoc search --json`. */
 export function resultJson(r: SearchResult): Record<string, unknown> {
@@ -78,9 +78,21 @@ export function ingestJson(report: IngestReport): Record<string, unknown> {
       chunks: f.chunks,
       ...(f.error ? { error: { code: f.error.code, message: f.error.message } } : {}),
     })),
+    skipped: skippedJson(report),
     chunks_written: report.chunksWritten,
     chunks_deleted: report.chunksDeleted,
     total_chunks: report.totalChunks,
     timings_ms: Object.fromEntries(Object.entries(report.timingsMs).map(([k, v]) => [k, Math.round(v)])),
+  };
+}
+
+/** `skipped` of the ingest JSON: `{total, by_reason, by_extension, examples: [{source_path, reason}]}`. */
+function skippedJson(report: IngestReport): Record<string, unknown> {
+  const s = summarizeSkipped(report.skipped ?? []);
+  return {
+    total: s.total,
+    by_reason: s.byReason,
+    by_extension: s.byExtension,
+    examples: s.examples.map((e) => ({ source_path: e.path, reason: e.reason })),
   };
 }

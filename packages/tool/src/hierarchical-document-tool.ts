@@ -7,6 +7,7 @@ import {
   isHierdocError,
   type ChunkRecord,
   type ContextGenerator,
+  type ConverterLimitsConfig,
   type DefinitionEntry,
   type Embedder,
   type KeywordDocument,
@@ -66,6 +67,14 @@ export interface ToolIngestOptions {
   /** Re-ingest files even when their content hash is unchanged. */
   force?: boolean;
   signal?: AbortSignal;
+  /** Globs of extra text files a folder or glob ingest takes, added to the config's `include`. */
+  include?: string[];
+  /** Globs of files a folder or glob ingest leaves out, added to the config's `exclude`. */
+  exclude?: string[];
+  /** Converter limits for this run, over the config's `limits`. */
+  limits?: Partial<ConverterLimitsConfig>;
+  /** Worker threads converting and parsing files for this run (over `ingest.workers`; 0 = this thread). */
+  workers?: number;
 }
 
 const MAX_TOP_K = 100;
@@ -167,6 +176,9 @@ export class HierarchicalDocumentTool {
         onProgress: options.onProgress,
         force: options.force ?? false,
         signal: options.signal,
+        selection: { include: options.include, exclude: options.exclude },
+        limits: { ...this.config.limits, ...definedOnly(options.limits ?? {}) },
+        workers: options.workers,
       };
       const report = await tracer.startActiveSpan("hierarchical_document.ingest", async (span) => {
         try {
@@ -438,6 +450,11 @@ export class HierarchicalDocumentTool {
     this.keyword = index;
     if (docs.length > 0) await index.save(dir, { fingerprint });
   }
+}
+
+/** The keys of `o` whose value is not undefined. */
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 /** Exact-id hits plus title-phrase hits (an id hit keeps its higher score), best first. */

@@ -1,8 +1,21 @@
 export { HierarchicalDocumentTool, hasIdPrefix, type ToolOptions, type ToolSearchOptions, type ToolIngestOptions } from "./hierarchical-document-tool.js";
 export { loadToolConfig, redactConfig, type EnvLookup, type LoadToolConfigOptions, type LocatedProblem } from "./config-loader.js";
-export { expandSources, isUnderRoots, DOCUMENT_EXTENSIONS, type ExpandedSources } from "./source-files.js";
+export {
+  expandSources,
+  isUnderRoots,
+  extensionWithDot,
+  type ExpandedSources,
+  type SkippedFile,
+  type SkipReason,
+  type SourceSelection,
+} from "./source-files.js";
+export { summarizeSkipped, describeSkipped, type SkippedSummary } from "./skipped-summary.js";
+export { looksLikeText, isTextFile } from "./text-sniff.js";
 export { Catalog, type CatalogEntry, type FileState } from "./catalog.js";
 export { acquireIndexLock, type IndexLock } from "./index-lock.js";
 export { buildResults, type RoutedHit } from "./search-results.js";
 export type { FileOutcome, FileReport, IngestProgress, IngestReport } from "./ingest-types.js";
 export { writeIndexManifest, MANIFEST, type IndexManifest } from "./index-manifest.js";
+export { ConvertPool, type ConvertPoolOptions } from "./convert-pool.js";
+export { defaultWorkers } from "./read-ahead.js";
+export type { PreparedFile, PrepareOptions } from "./prepare-file.js";

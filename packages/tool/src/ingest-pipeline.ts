@@ -1,25 +1,23 @@
-import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
 import { trace } from "@opentelemetry/api";
 import {
   HierdocError,
   isHierdocError,
   type ChunkRecord,
   type ContextGenerator,
-  type ConvertedDocument,
+  type ConverterLimitsConfig,
   type DefinitionEntry,
   type Embedder,
   type KeywordIndex,
   type ToolConfig,
   type VectorStoreAdapter,
 } from "@hierdoc/core";
-import { parseDocument } from "@hierdoc/chunker";
-import { convertFile } from "@hierdoc/convert";
-import { extractCrossReferences, extractDefinitions } from "@hierdoc/definitions";
+import { SUPPORTED_EXTENSIONS } from "@hierdoc/convert";
 import type { ExactIndex } from "@hierdoc/keyword-search";
 import type { Catalog } from "./catalog.js";
 import type { IngestProgress, IngestReport } from "./ingest-types.js";
-import { expandSources, isUnderRoots } from "./source-files.js";
+import type { PreparedFile } from "./prepare-file.js";
+import { createPreparer, defaultWorkers, ReadAhead } from "./read-ahead.js";
+import { expandSources, isUnderRoots, type SourceSelection } from "./source-files.js";
 
 /** Everything an ingest run reads and writes. */
 export interface IngestContext {
@@ -34,6 +32,12 @@ export interface IngestContext {
   onProgress?: (event: IngestProgress) => void;
   force: boolean;
   signal?: AbortSignal;
+  /** Include / exclude globs of folder and glob sources, added to the config's; `extensions` replaces the converters' list. */
+  selection?: SourceSelection;
+  /** Converter limits (default: the config's `limits`). */
+  limits?: ConverterLimitsConfig;
+  /** Worker threads converting and parsing files (default: the config's `ingest.workers`, else min(cores, 4)); 0 = this thread. */
+  workers?: number;
 }
 
 const EMBED_BATCH = 64;
@@ -59,8 +63,15 @@ export async function runIngest(sources: string[], ctx: IngestContext): Promise<
         span.end();
       }
     });
-  const report: IngestReport = { files: [], chunksWritten: 0, chunksDeleted: 0, tokens: 0, bytes: 0, timingsMs: timings, contextFailures: 0, totalChunks: 0 };
-  const expanded = await time("expand", () => expandSources(sources));
+  const report: IngestReport = { files: [], skipped: [], chunksWritten: 0, chunksDeleted: 0, tokens: 0, bytes: 0, timingsMs: timings, contextFailures: 0, totalChunks: 0 };
+  // Globs given for this run (CLI flags) add to the config's.
+  const selection: SourceSelection = {
+    include: [...(ctx.config.include ?? []), ...(ctx.selection?.include ?? [])],
+    exclude: [...(ctx.config.exclude ?? []), ...(ctx.selection?.exclude ?? [])],
+    extensions: ctx.selection?.extensions ?? SUPPORTED_EXTENSIONS,
+  };
+  const expanded = await time("expand", () => expandSources(sources, selection));
+  report.skipped = expanded.skipped;
   for (const err of expanded.errors) {
     report.files.push({ sourcePath: String(err.details.file ?? "?"), outcome: "failed", chunks: 0, tokens: 0, bytes: 0, error: err });
   }
@@ -84,48 +95,75 @@ export async function runIngest(sources: string[], ctx: IngestContext): Promise<
     throw err;
   };
 
-  for (const path of expanded.files) {
-    n++;
-    if (ctx.signal?.aborted) await stopWith(new HierdocError("E_CANCELLED", "ingest cancelled"));
-    progress(path, "read");
-    try {
-      const bytes = await time("read", () => readFile(path));
-      const fileHash = createHash("sha256").update(bytes).digest("hex");
-      const state = ctx.catalog.fileState(path);
-      if (!ctx.force && state && state.complete && state.fileHash === fileHash) {
-        report.files.push({ sourcePath: path, outcome: "unchanged", chunks: state.chunkIds.length, tokens: 0, bytes: bytes.length });
-        progress(path, "skipped");
-        continue;
-      }
-      progress(path, "convert");
-      const doc = await time("convert", () => convertFile(path, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
-      const records = await buildRecords(doc, fileHash, ctx, time, (stage, within) => progress(path, stage, within));
-      if (records.failures > 0) report.contextFailures += records.failures;
-      progress(path, "store");
-      await time("store", () => replaceFile(path, records.records, records.vectors, ctx, report));
-      const tokens = records.records.reduce((s, r) => s + r.tokens, 0);
-      report.tokens += tokens;
-      report.bytes += bytes.length;
-      report.files.push({ sourcePath: path, outcome: state ? "updated" : "added", chunks: records.records.length, tokens, bytes: bytes.length });
-      progress(path, "done");
-    } catch (err) {
-      if (isHierdocError(err, "E_CANCELLED")) await stopWith(err);
-      const error = isHierdocError(err)
-        ? err
-        : new HierdocError("E_INTERNAL", `${path}: ${(err as Error).message}`, { cause: err, details: { file: path } });
-      if (!error.message.includes(path)) error.message = `${path}: ${error.message}`;
-      report.files.push({ sourcePath: path, outcome: "failed", chunks: 0, tokens: 0, bytes: 0, error });
-      progress(path, "failed");
-      if (isHierdocError(error, "E_STORE_UNAVAILABLE") || isHierdocError(error, "E_EMBEDDER_MISMATCH") || isHierdocError(error, "E_DIMENSION_MISMATCH")) {
-        // The store itself is failing: stop here; what was already written stays committed.
-        await stopWith(error);
+  /** Indexes each file in order; files are read and converted ahead, in workers when there are any. */
+  async function ingestFiles(): Promise<void> {
+    const ahead = new ReadAhead(
+      expanded.files,
+      preparer,
+      (path, fileHash) => {
+        const state = ctx.catalog.fileState(path);
+        return !ctx.force && !!state && state.complete && state.fileHash === fileHash;
+      },
+      (t) => (timings.read = (timings.read ?? 0) + t),
+    );
+    for (const path of expanded.files) {
+      n++;
+      if (ctx.signal?.aborted) await stopWith(new HierdocError("E_CANCELLED", "ingest cancelled"));
+      progress(path, "read");
+      try {
+        const file = await ahead.take();
+        const state = ctx.catalog.fileState(path);
+        if (!file.prepared) {
+          report.files.push({ sourcePath: path, outcome: "unchanged", chunks: state?.chunkIds.length ?? 0, tokens: 0, bytes: file.size });
+          progress(path, "skipped");
+          continue;
+        }
+        progress(path, "convert");
+        const prepared = await time(preparer.pooled ? "wait" : "prepare", () => file.prepared!);
+        for (const [k, v] of Object.entries(prepared.timingsMs)) timings[k] = (timings[k] ?? 0) + v;
+        const records = await buildRecords(prepared, file.fileHash, ctx, time, (stage, within) => progress(path, stage, within));
+        if (records.failures > 0) report.contextFailures += records.failures;
+        progress(path, "store");
+        await time("store", () => replaceFile(path, records.records, records.vectors, ctx, report));
+        const tokens = records.records.reduce((s, r) => s + r.tokens, 0);
+        report.tokens += tokens;
+        report.bytes += file.size;
+        report.files.push({ sourcePath: path, outcome: state ? "updated" : "added", chunks: records.records.length, tokens, bytes: file.size });
+        progress(path, "done");
+      } catch (err) {
+        if (isHierdocError(err, "E_CANCELLED")) await stopWith(err);
+        const error = isHierdocError(err)
+          ? err
+          : new HierdocError("E_INTERNAL", `${path}: ${(err as Error).message}`, { cause: err, details: { file: path } });
+        if (!error.message.includes(path)) error.message = `${path}: ${error.message}`;
+        report.files.push({ sourcePath: path, outcome: "failed", chunks: 0, tokens: 0, bytes: 0, error });
+        progress(path, "failed");
+        if (isHierdocError(error, "E_STORE_UNAVAILABLE") || isHierdocError(error, "E_EMBEDDER_MISMATCH") || isHierdocError(error, "E_DIMENSION_MISMATCH")) {
+          // The store itself is failing: stop here; what was already written stays committed.
+          await stopWith(error);
+        }
       }
     }
   }
+  // No more workers than files: each worker loads the converters once.
+  const workers = Math.min(ctx.workers ?? ctx.config.ingest.workers ?? defaultWorkers(), expanded.files.length);
+  const preparer = createPreparer(workers, {
+    limits: ctx.limits ?? ctx.config.limits,
+    maxChunkTokens: ctx.config.chunking.max_chunk_tokens,
+    targetChunkTokens: ctx.config.chunking.target_chunk_tokens,
+  });
+  try {
+    await ingestFiles();
+  } finally {
+    await preparer.close();
+  }
 
   const present = new Set(expanded.files);
+  // A file left out only for its extension may have been named explicitly before: it stays. Files gone,
+  // excluded, or no longer text leave the index.
+  const kept = new Set(expanded.skipped.filter((s) => s.reason === "unsupported-extension").map((s) => s.path));
   for (const sourcePath of ctx.catalog.sources()) {
-    if (present.has(sourcePath) || !isUnderRoots(sourcePath, expanded.roots)) continue;
+    if (present.has(sourcePath) || kept.has(sourcePath) || !isUnderRoots(sourcePath, expanded.roots)) continue;
     const ids = ctx.catalog.idsOf(sourcePath);
     await time("store", () => removeFile(sourcePath, ids, ctx));
     report.chunksDeleted += ids.length;
@@ -143,18 +181,15 @@ interface BuiltRecords {
 }
 
 async function buildRecords(
-  doc: ConvertedDocument,
+  prepared: PreparedFile,
   fileHash: string,
   ctx: IngestContext,
   time: <T>(stage: string, fn: () => Promise<T> | T) => Promise<T>,
   stage: (s: IngestProgress["stage"], within?: { done: number; total: number }) => void,
 ): Promise<BuiltRecords> {
   stage("parse");
-  const parsed = await time("parse", () => parseDocument(doc, { maxChunkTokens: ctx.config.chunking.max_chunk_tokens, targetChunkTokens: ctx.config.chunking.target_chunk_tokens }));
-  const { definitions, references } = await time("definitions", () => ({
-    definitions: extractDefinitions(doc, parsed.sections, parsed.chunks),
-    references: extractCrossReferences(doc, parsed.sections, parsed.chunks),
-  }));
+  const { document: doc, definitions, references } = prepared;
+  const parsed = { sections: prepared.sections, chunks: prepared.chunks };
   // The definitions of this file must be known before contexts are written (structural context lists terms).
   ctx.onDefinitions(doc.sourcePath, definitions);
   const sectionAliases = new Map(parsed.sections.map((s) => [s.sectionId, s.aliases]));

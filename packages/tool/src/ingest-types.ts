@@ -1,4 +1,5 @@
 import type { HierdocError } from "@hierdoc/core";
+import type { SkippedFile } from "./source-files.js";
 
 /** What happened to one file during an ingest. */
 export type FileOutcome = "added" | "updated" | "unchanged" | "removed" | "failed";
@@ -16,6 +17,8 @@ export interface FileReport {
 /** Summary of an ingest: files by outcome, chunk and token counts, per-stage timings. */
 export interface IngestReport {
   files: FileReport[];
+  /** Files under the ingested folders and globs that were left out, with the reason (see `summarizeSkipped`). */
+  skipped: SkippedFile[];
   chunksWritten: number;
   chunksDeleted: number;
   tokens: number;

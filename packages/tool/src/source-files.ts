@@ -2,41 +2,83 @@ import { lstat, readdir, realpath, stat } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import picomatch from "picomatch";
 import { HierdocError } from "@hierdoc/core";
+import { isTextFile } from "./text-sniff.js";
 
-/** File extensions picked up when a folder or glob is ingested. Files named explicitly are always tried. */
-export const DOCUMENT_EXTENSIONS = [".md", ".markdown", ".txt", ".text", ".html", ".htm", ".xml", ".pdf", ".docx"];
+/** Why a folder or glob ingest left a file out. */
+export type SkipReason =
+  /** No converter reads the extension and no `include` glob names the file. */
+  | "unsupported-extension"
+  /** An `exclude` glob names the file. */
+  | "excluded"
+  /** An `include` glob (or a glob source) names the file, but it is not text (NUL bytes or invalid UTF-8). */
+  | "not-text";
 
-/** The files a source expands to, and the sources that could not be read. */
+/** A file a folder or glob expanded to that is not ingested, and why. */
+export interface SkippedFile {
+  path: string;
+  reason: SkipReason;
+}
+
+/** Which files of a folder or glob an ingest takes. */
+export interface SourceSelection {
+  /** Globs of extra files to take when they are text (matched against the path relative to the folder; a pattern without `/` matches the file name). */
+  include?: readonly string[];
+  /** Globs of files to leave out; wins over everything else. */
+  exclude?: readonly string[];
+  /**
+   * Extensions (lower case, with the dot) taken without sniffing; an ingest passes `SUPPORTED_EXTENSIONS` of
+   * `@hierdoc/convert`. Default: every file is taken.
+   */
+  extensions?: readonly string[];
+}
+
+/** The files a source expands to, the files left out, and the sources that could not be read. */
 export interface ExpandedSources {
   files: string[];
   /** Folders and globs given, so files that disappeared from them can be removed from the index. */
   roots: string[];
+  /** Files under the folders and globs that are not ingested, with the reason, in path order. */
+  skipped: SkippedFile[];
   errors: HierdocError[];
 }
 
 const GLOB_CHARS = /[*?[\]{}]/;
+const posix = (p: string) => p.split(sep).join("/");
 
 /**
  * Expands files, folders (recursively, skipping dot-folders and node_modules, safe against symlink
  * loops) and globs into a sorted, de-duplicated list of file paths, as the user wrote them.
- * Missing paths become per-path errors; the rest still expand.
+ * A folder yields the files with a supported extension, plus text files an `include` glob names; a glob
+ * source yields what it matches (files of other extensions when they are text). `exclude` globs apply to
+ * both. Files named explicitly are always taken. Every other file found is listed in `skipped` with its
+ * reason. Missing paths become per-path errors; the rest still expand.
  */
-export async function expandSources(sources: string[]): Promise<ExpandedSources> {
+export async function expandSources(sources: string[], selection: SourceSelection = {}): Promise<ExpandedSources> {
+  const extensions = selection.extensions ? new Set(selection.extensions.map((e) => e.toLowerCase())) : undefined;
+  const include = matcher(selection.include);
+  const exclude = matcher(selection.exclude);
   const files = new Set<string>();
+  const skipped = new Map<string, SkipReason>();
   const roots: string[] = [];
   const errors: HierdocError[] = [];
+  /** Decides one file found under a folder (`rel` to it) or by a glob. */
+  const consider = async (path: string, rel: string, named: boolean): Promise<void> => {
+    if (files.has(path)) return;
+    if (exclude?.(rel)) return void skipped.set(path, "excluded");
+    if (!extensions || extensions.has(extensionWithDot(path))) return void files.add(path);
+    if (!named && !include?.(rel)) return void skipped.set(path, "unsupported-extension");
+    if (await isTextFile(path)) files.add(path);
+    else skipped.set(path, "not-text");
+  };
   for (const source of sources) {
     if (GLOB_CHARS.test(source)) {
-      const base = globBase(source);
-      const isMatch = picomatch(source.split(sep).join("/"), { dot: false });
+      const isMatch = picomatch(posix(source), { dot: false });
       roots.push(source);
-      const found = await walk(base || ".", errors);
       let any = false;
-      for (const f of found) {
-        if (isMatch(f.split(sep).join("/"))) {
-          files.add(f);
-          any = true;
-        }
+      for (const f of await walk(globBase(source) || ".", errors)) {
+        if (!isMatch(posix(f))) continue;
+        any = true;
+        await consider(f, posix(f), true);
       }
       if (!any) errors.push(new HierdocError("E_INPUT_NOT_FOUND", `${source}: no file matches this pattern`, { details: { file: source } }));
       continue;
@@ -52,28 +94,46 @@ export async function expandSources(sources: string[]): Promise<ExpandedSources>
     }
     if (info.isDirectory()) {
       roots.push(source);
-      for (const f of await walk(source, errors)) if (hasDocumentExtension(f)) files.add(f);
+      for (const f of await walk(source, errors)) await consider(f, posix(relative(source, f)), false);
     } else if (info.isFile()) {
       files.add(source);
     } else {
       errors.push(new HierdocError("E_UNSUPPORTED_TYPE", `${source}: not a regular file`, { details: { file: source } }));
     }
   }
-  return { files: [...files].sort(), roots, errors };
+  for (const f of files) skipped.delete(f);
+  return {
+    files: [...files].sort(),
+    roots,
+    skipped: [...skipped].map(([path, reason]) => ({ path, reason })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+    errors,
+  };
 }
 
 /** True when a path is under one of the folder or glob roots a source list names. */
 export function isUnderRoots(path: string, roots: string[]): boolean {
   return roots.some((root) => {
-    if (GLOB_CHARS.test(root)) return picomatch(root.split(sep).join("/"))(path.split(sep).join("/"));
+    if (GLOB_CHARS.test(root)) return picomatch(posix(root))(posix(path));
     const rel = relative(root, path);
-    return rel !== "" && !rel.startsWith("..") && !rel.startsWith(sep) && hasDocumentExtension(path);
+    return rel !== "" && !rel.startsWith("..") && !rel.startsWith(sep);
   });
 }
 
-function hasDocumentExtension(path: string): boolean {
-  const lower = path.toLowerCase();
-  return DOCUMENT_EXTENSIONS.some((ext) => lower.endsWith(ext));
+/** Lower-case extension with its dot (`.md`), or "" when the file name has none. */
+export function extensionWithDot(path: string): string {
+  const base = path.slice(Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1);
+  const dot = base.lastIndexOf(".");
+  return dot <= 0 ? "" : base.slice(dot).toLowerCase();
+}
+
+/** A glob without `/` matches the file name at any depth (`*.py`); one with `/` matches the relative path. */
+function matcher(globs: readonly string[] | undefined): ((rel: string) => boolean) | undefined {
+  if (!globs || globs.length === 0) return undefined;
+  const names = globs.filter((g) => !posix(g).includes("/"));
+  const paths = globs.map(posix).filter((g) => g.includes("/"));
+  const byName = names.length > 0 ? picomatch(names, { dot: true }) : () => false;
+  const byPath = paths.length > 0 ? picomatch(paths, { dot: true }) : () => false;
+  return (rel) => byPath(rel) || byName(rel.slice(rel.lastIndexOf("/") + 1));
 }
 
 function globBase(pattern: string): string {

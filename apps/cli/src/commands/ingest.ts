@@ -1,6 +1,7 @@
-import { isHierdocError } from "@hierdoc/core";
+import { ConverterLimitsConfigSchema, HierdocError, isHierdocError, type ConverterLimitsConfig } from "@hierdoc/core";
 import { addContextUsage, isLlmContextGenerator, type ContextUsage } from "@hierdoc/contextualizer";
-import type { IngestReport } from "@hierdoc/tool";
+import { ingestJson } from "@hierdoc/runtime";
+import { describeSkipped, summarizeSkipped, type IngestReport } from "@hierdoc/tool";
 import { join } from "node:path";
 import { ExitCode } from "../exit-codes.js";
 import { errorJson } from "../format.js";
@@ -13,12 +14,66 @@ export interface IngestCommandOptions extends IndexOptions {
   json?: boolean;
   force?: boolean;
   quiet?: boolean;
+  /** Globs of extra text files folders and globs take (repeatable `--include`). */
+  include?: string[];
+  /** Globs of files folders and globs leave out (repeatable `--exclude`). */
+  exclude?: string[];
+  workers?: string;
+  maxFileMb?: string;
+  maxPages?: string;
+  maxZipInflatedMb?: string;
+  maxXmlEntities?: string;
+  timeoutSeconds?: string;
+  maxMemoryMb?: string;
 }
 
-/** `hierdoc ingest PATH...`: incremental ingest; prints a summary; exit 3 when some files failed. */
+/** `--max-file-mb` … flags → `limits` keys, validated with the config schema (a bad value is a usage error naming the flag). */
+const LIMIT_FLAGS = {
+  maxFileMb: ["max_file_mb", "--max-file-mb"],
+  maxPages: ["max_pages", "--max-pages"],
+  maxZipInflatedMb: ["max_zip_inflated_mb", "--max-zip-inflated-mb"],
+  maxXmlEntities: ["max_xml_entities", "--max-xml-entities"],
+  timeoutSeconds: ["timeout_seconds", "--timeout-seconds"],
+  maxMemoryMb: ["max_memory_mb", "--max-memory-mb"],
+} as const;
+
+function limitsFromFlags(opts: IngestCommandOptions, base: ConverterLimitsConfig): ConverterLimitsConfig {
+  const limits: Record<string, unknown> = { ...base };
+  for (const [key, [name, flag]] of Object.entries(LIMIT_FLAGS)) {
+    const raw = opts[key as keyof typeof LIMIT_FLAGS];
+    if (raw !== undefined) limits[name] = numberFlag(flag, raw);
+  }
+  const parsed = ConverterLimitsConfigSchema.safeParse(limits);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const flag = Object.values(LIMIT_FLAGS).find(([name]) => name === issue.path[0])?.[1] ?? String(issue.path[0]);
+    throw new HierdocError("E_INVALID_ARGUMENT", `${flag}: ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+function numberFlag(flag: string, raw: string): number {
+  const n = Number(raw);
+  if (raw.trim() === "" || !Number.isFinite(n)) throw new HierdocError("E_INVALID_ARGUMENT", `${flag} needs a number (got "${raw}")`);
+  return n;
+}
+
+function workersFlag(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = numberFlag("--workers", raw);
+  if (!Number.isInteger(n) || n < 0 || n > 64) throw new HierdocError("E_INVALID_ARGUMENT", `--workers must be an integer from 0 to 64 (got ${raw})`);
+  return n;
+}
+
+/**
+ * `hierdoc ingest PATH...`: incremental ingest; prints a summary with the files left out and why; exit 3
+ * when some files failed, 5 when folders or globs held files but none was ingested (all skipped).
+ */
 export async function ingestCommand(paths: string[], opts: IngestCommandOptions): Promise<number> {
   const config = resolveConfig(opts, paths);
   const sources = paths.length > 0 ? paths : Array.isArray(config.source) ? config.source : [config.source];
+  const limits = limitsFromFlags(opts, config.limits);
+  const workers = workersFlag(opts.workers);
   const t0 = performance.now();
   const tool = await openTool(opts, {
     mustExist: false,
@@ -30,7 +85,15 @@ export async function ingestCommand(paths: string[], opts: IngestCommandOptions)
   const stop = stopOnInterrupt();
   let report: IngestReport;
   try {
-    report = await tool.ingest(sources, { onProgress: (e) => progress.update(e), force: opts.force, signal: stop.signal });
+    report = await tool.ingest(sources, {
+      onProgress: (e) => progress.update(e),
+      force: opts.force,
+      signal: stop.signal,
+      include: opts.include,
+      exclude: opts.exclude,
+      limits,
+      workers,
+    });
   } catch (error) {
     if (isHierdocError(error, "E_CANCELLED")) {
       await tool.close();
@@ -62,6 +125,7 @@ export async function ingestCommand(paths: string[], opts: IngestCommandOptions)
           bytes: f.bytes,
           ...(f.error ? { error: errorJson(f.error) } : {}),
         })),
+        skipped: ingestJson(report).skipped,
         chunks_written: report.chunksWritten,
         chunks_deleted: report.chunksDeleted,
         total_chunks: report.totalChunks,
@@ -75,7 +139,20 @@ export async function ingestCommand(paths: string[], opts: IngestCommandOptions)
   } else {
     await out(summary(report, elapsed, indexDirOf(opts)) + (usage ? usageLine(usage) : ""));
   }
-  return failed.length > 0 ? ExitCode.partial : ExitCode.ok;
+  if (failed.length > 0) return ExitCode.partial;
+  if (nothingTaken(report)) {
+    err(
+      `error: nothing was ingested: every one of the ${report.skipped.length} file(s) found was skipped (see "skipped" above). ` +
+        "Name files explicitly, or add --include GLOB for text files of other extensions.",
+    );
+    return ExitCode.nothingIngested;
+  }
+  return ExitCode.ok;
+}
+
+/** True when folders or globs held files but not one of them was taken (added, updated, unchanged or failed). */
+function nothingTaken(r: IngestReport): boolean {
+  return r.skipped.length > 0 && !r.files.some((f) => f.outcome !== "removed");
 }
 
 function summary(r: IngestReport, elapsedMs: number, indexDir: string): string {
@@ -88,6 +165,7 @@ function summary(r: IngestReport, elapsedMs: number, indexDir: string): string {
       .map(([k, v]) => `${k} ${ms(v)}`)
       .join(", ")}`,
   ];
+  lines.splice(1, 0, ...describeSkipped(summarizeSkipped(r.skipped)));
   if (r.contextFailures > 0) lines.push(`contexts: ${r.contextFailures} chunk(s) indexed without context; they are retried on the next ingest`);
   return lines.join("\n") + "\n";
 }

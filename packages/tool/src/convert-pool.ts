@@ -1,0 +1,190 @@
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import { ErrorCodes, HierdocError, type ErrorCode } from "@hierdoc/core";
+import type { WorkerReply, WorkerTask } from "./convert-worker.js";
+import type { PrepareOptions, PreparedFile } from "./prepare-file.js";
+
+/** Options of a {@link ConvertPool}. */
+export interface ConvertPoolOptions extends PrepareOptions {
+  /** Most worker threads running at once (started on demand). */
+  size: number;
+  /** The worker entry; default `convert-worker.js` next to this module (or the package's built `dist/` one). */
+  script?: string | URL;
+}
+
+interface Job {
+  id: number;
+  path: string;
+  bytes: Uint8Array;
+  resolve: (value: PreparedFile) => void;
+  reject: (err: HierdocError) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  /** Set when the worker has loaded the converters. */
+  ready: boolean;
+  job?: Job;
+  timer?: NodeJS.Timeout;
+}
+
+/**
+ * Worker threads that convert and parse files in parallel, each file under a time cap (`limits.timeout_seconds`:
+ * the worker is terminated and replaced) and a heap cap (`limits.max_memory_mb`, the worker's `resourceLimits`):
+ * a file that spins or balloons fails with one error naming it and the cap, and the next file goes on.
+ * Workers start when work arrives, up to `size`; {@link ConvertPool.close} stops them.
+ */
+export class ConvertPool {
+  private readonly slots = new Set<Slot>();
+  private readonly queue: Job[] = [];
+  private nextId = 1;
+  private closed = false;
+  private readonly script: URL;
+
+  constructor(private readonly options: ConvertPoolOptions) {
+    if (!Number.isInteger(options.size) || options.size < 1) throw new HierdocError("E_INVALID_ARGUMENT", `a convert pool needs at least one worker (got ${options.size})`);
+    this.script = options.script ? new URL(options.script, import.meta.url) : defaultWorkerScript();
+  }
+
+  /** Workers running now. */
+  get running(): number {
+    return this.slots.size;
+  }
+
+  /**
+   * Converts and parses one file in a worker; the bytes' buffer is handed to the worker (not copied).
+   * @throws HierdocError naming the file: what the converter threw, E_TIMEOUT over the time cap,
+   *   E_INPUT_TOO_LARGE over the memory cap, E_INTERNAL when the worker died, E_CANCELLED after close.
+   */
+  run(path: string, bytes: Uint8Array): Promise<PreparedFile> {
+    if (this.closed) return Promise.reject(new HierdocError("E_CANCELLED", `${path}: the ingest workers were stopped`, { details: { file: path } }));
+    return new Promise<PreparedFile>((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, path, bytes, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  /** Stops every worker; queued and running files fail with E_CANCELLED. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) job.reject(cancelled(job.path));
+    await Promise.all(
+      [...this.slots].map((slot) => {
+        if (slot.job) slot.job.reject(cancelled(slot.job.path));
+        slot.job = undefined;
+        clearTimeout(slot.timer);
+        this.slots.delete(slot);
+        return slot.worker.terminate();
+      }),
+    );
+  }
+
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      const slot = [...this.slots].find((s) => s.ready && !s.job);
+      if (slot) {
+        this.assign(slot, this.queue.shift()!);
+        continue;
+      }
+      // Workers still starting take the queue when ready; start more only for files no starting worker will take.
+      const starting = [...this.slots].filter((s) => !s.ready).length;
+      if (this.slots.size < this.options.size && starting < this.queue.length) this.spawn();
+      else return;
+    }
+  }
+
+  private spawn(): Slot {
+    const { limits } = this.options;
+    const worker = new Worker(this.script, {
+      resourceLimits: { maxOldGenerationSizeMb: limits.max_memory_mb, maxYoungGenerationSizeMb: Math.min(64, Math.max(8, Math.floor(limits.max_memory_mb / 16))) },
+      stdout: false,
+      stderr: false,
+    });
+    const slot: Slot = { worker, ready: false };
+    worker.on("message", (reply: WorkerReply) => {
+      if ("ready" in reply) {
+        slot.ready = true;
+        worker.unref();
+        return this.dispatch();
+      }
+      const job = slot.job;
+      if (!job || job.id !== reply.id) return;
+      clearTimeout(slot.timer);
+      slot.job = undefined;
+      worker.unref();
+      if (reply.ok) job.resolve(reply.value);
+      else job.reject(fromReply(job.path, reply.error));
+      this.dispatch();
+    });
+    worker.on("error", (err: Error & { code?: string }) => this.fail(slot, err.code === "ERR_WORKER_OUT_OF_MEMORY" ? "memory" : err));
+    worker.on("exit", (code) => this.fail(slot, code === 0 ? "exit" : new Error(`the worker exited with code ${code}`)));
+    this.slots.add(slot);
+    return slot;
+  }
+
+  private assign(slot: Slot, job: Job): void {
+    slot.job = job;
+    slot.worker.ref();
+    const seconds = this.options.limits.timeout_seconds;
+    slot.timer = setTimeout(() => this.fail(slot, "timeout"), seconds * 1000);
+    const { size: _size, script: _script, ...options } = this.options;
+    const task: WorkerTask = { id: job.id, path: job.path, bytes: job.bytes, options };
+    const buffer = job.bytes.buffer;
+    const transferable = buffer instanceof ArrayBuffer && job.bytes.byteOffset === 0 && job.bytes.byteLength === buffer.byteLength;
+    slot.worker.postMessage(task, transferable ? [buffer] : []);
+  }
+
+  /** Ends a worker that timed out, ran out of memory or died: its file fails with one error, a new worker takes the queue. */
+  private fail(slot: Slot, why: "timeout" | "memory" | "exit" | Error): void {
+    if (!this.slots.has(slot)) return;
+    this.slots.delete(slot);
+    clearTimeout(slot.timer);
+    const job = slot.job;
+    slot.job = undefined;
+    void slot.worker.terminate();
+    if (job) {
+      const { limits } = this.options;
+      const file = job.path;
+      if (why === "timeout") {
+        job.reject(new HierdocError("E_TIMEOUT", `${file}: converting took longer than ${limits.timeout_seconds} s (limits.timeout_seconds); stopped`, { details: { file, limit: "timeout_seconds" } }));
+      } else if (why === "memory") {
+        job.reject(new HierdocError("E_INPUT_TOO_LARGE", `${file}: converting needed more than ${limits.max_memory_mb} MB of memory (limits.max_memory_mb); stopped`, { details: { file, limit: "max_memory_mb" } }));
+      } else {
+        const message = why === "exit" ? "the worker exited" : why.message;
+        job.reject(new HierdocError("E_INTERNAL", `${file}: the ingest worker failed: ${message}`, { cause: why === "exit" ? undefined : why, details: { file } }));
+      }
+    }
+    if (!slot.ready && !job) {
+      // A worker that cannot even start would fail the same way again: the queued files fail instead.
+      const message = why instanceof Error ? why.message : why === "memory" ? `out of memory (limits.max_memory_mb ${this.options.limits.max_memory_mb})` : "it exited";
+      for (const queued of this.queue.splice(0)) {
+        queued.reject(new HierdocError("E_INTERNAL", `${queued.path}: the ingest worker could not start: ${message}`, { details: { file: queued.path } }));
+      }
+      return;
+    }
+    if (!this.closed) this.dispatch();
+  }
+}
+
+function cancelled(path: string): HierdocError {
+  return new HierdocError("E_CANCELLED", `${path}: the ingest workers were stopped`, { details: { file: path } });
+}
+
+function fromReply(path: string, e: Extract<WorkerReply, { ok: false }>["error"]): HierdocError {
+  const code = (ErrorCodes as readonly string[]).includes(e.code ?? "") ? (e.code as ErrorCode) : "E_PARSE";
+  const message = e.name === "HierdocError" ? e.message : `${path}: ${e.message}`;
+  return new HierdocError(code, message, { details: { ...e.details, file: path }, retryable: e.retryable });
+}
+
+/**
+ * `convert-worker.js` beside this module once built; from the TypeScript sources (tests), the package's built copy
+ * in `dist/`, since a worker thread runs JavaScript.
+ */
+function defaultWorkerScript(): URL {
+  const here = new URL("./convert-worker.js", import.meta.url);
+  if (existsSync(fileURLToPath(here))) return here;
+  const built = new URL("../dist/convert-worker.js", import.meta.url);
+  if (existsSync(fileURLToPath(built))) return built;
+  throw new HierdocError("E_INTERNAL", `the ingest worker script is missing (${fileURLToPath(here)}); build @hierdoc/tool, or set ingest.workers: 0`);
+}

@@ -1,0 +1,90 @@
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { availableParallelism } from "node:os";
+import type { ConverterLimitsConfig } from "@hierdoc/core";
+import { ConvertPool } from "./convert-pool.js";
+import type { PrepareOptions, PreparedFile } from "./prepare-file.js";
+
+/** Converts and parses files: in worker threads under time and memory caps, or in this thread. */
+export interface Preparer {
+  /** Files started ahead of the one being indexed (so workers stay busy while this thread embeds and stores). */
+  readonly window: number;
+  /** True when files are prepared in worker threads. */
+  readonly pooled: boolean;
+  run(path: string, bytes: Uint8Array): Promise<PreparedFile>;
+  close(): Promise<void>;
+}
+
+/** Default number of ingest workers: min(CPU cores, 4). */
+export function defaultWorkers(): number {
+  return Math.max(1, Math.min(availableParallelism(), 4));
+}
+
+/**
+ * A {@link Preparer}: `workers` ≥ 1 runs a {@link ConvertPool} of that size (callers pass no more than the
+ * files to prepare: each worker loads the converters once, ≈ 0.5–2.5 s); 0 prepares in this thread (no time or memory cap).
+ */
+export function createPreparer(workers: number, options: PrepareOptions & { limits: ConverterLimitsConfig }): Preparer {
+  if (workers <= 0) {
+    // Loaded here only: with workers, this thread never loads the converters, chunker or extractors.
+    const run = async (path: string, bytes: Uint8Array) => (await import("./prepare-file.js")).prepareFile(path, bytes, options);
+    return { window: 1, pooled: false, run, close: async () => {} };
+  }
+  const pool = new ConvertPool({ ...options, size: workers });
+  return { window: workers * 2, pooled: true, run: (path, bytes) => pool.run(path, bytes), close: () => pool.close() };
+}
+
+/** One file read, hashed and (unless unchanged) handed to the preparer. */
+export interface StartedFile {
+  path: string;
+  size: number;
+  fileHash: string;
+  /** Present unless the caller decided the file is unchanged. */
+  prepared?: Promise<PreparedFile>;
+}
+
+/**
+ * Reads files in order and starts preparing up to `preparer.window` of them ahead of the consumer.
+ * `isUnchanged` decides, from the content hash, which files need no preparing.
+ */
+export class ReadAhead {
+  private readonly started: Array<Promise<StartedFile>> = [];
+  private next = 0;
+
+  constructor(
+    private readonly files: readonly string[],
+    private readonly preparer: Preparer,
+    private readonly isUnchanged: (path: string, fileHash: string) => boolean,
+    private readonly onRead?: (ms: number) => void,
+  ) {}
+
+  /**
+   * The next file, in order; starts more files so `window` are in flight.
+   * @throws what reading the file threw (the caller reports it for that file).
+   */
+  async take(): Promise<StartedFile> {
+    while (this.started.length < this.preparer.window && this.next < this.files.length) {
+      const started = this.start(this.files[this.next++]);
+      started.catch(() => undefined); // reported when taken
+      this.started.push(started);
+    }
+    const head = this.started.shift();
+    if (!head) throw new Error("ReadAhead: no file left");
+    return head;
+  }
+
+  private async start(path: string): Promise<StartedFile> {
+    const t = performance.now();
+    const buf = await readFile(path);
+    this.onRead?.(performance.now() - t);
+    const fileHash = createHash("sha256").update(buf).digest("hex");
+    const size = buf.length;
+    if (this.isUnchanged(path, fileHash)) return { path, size, fileHash };
+    const bytes = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+    // A small Buffer shares Node's pool: copy it so the worker can take the whole buffer.
+    const own = buf.byteOffset === 0 && buf.byteLength === buf.buffer.byteLength ? bytes : new Uint8Array(bytes);
+    const prepared = this.preparer.run(path, own);
+    prepared.catch(() => undefined);
+    return { path, size, fileHash, prepared };
+  }
+}
