@@ -27,6 +27,9 @@ export const STORE_DESCRIPTORS: readonly StoreDescriptor[] = [
   opensearchStore,
 ] as unknown as readonly StoreDescriptor[];
 
+/** How the index manifest stores a secret value (see the tool's `redactConfig`). */
+const REDACTED = "***";
+
 /** Canonical store provider names (`vector_store.provider`), aliases excluded. */
 export const STORE_PROVIDERS: readonly string[] = STORE_DESCRIPTORS.map((d) => d.providers[0]);
 
@@ -52,6 +55,11 @@ export function storeConfigProblems(config: Pick<ToolConfig, "vector_store">): S
   const descriptor = findStore(provider);
   if (descriptor === undefined) {
     return [{ path: ["vector_store", "provider"], message: `unknown store "${provider}" (available: ${STORE_DESCRIPTORS.map((d) => d.providers.join(" | ")).join(", ")})` }];
+  }
+  const redacted = descriptor.keys.filter((k) => k.secret && block[k.key] === REDACTED);
+  if (redacted.length > 0) {
+    // A config read back from an index manifest, where secrets are stored as "***".
+    return redacted.map((k) => ({ path: ["vector_store", k.key], message: "the index keeps no secrets: pass the config again (--config FILE --tool NAME) with it as ${ENV_VAR}" }));
   }
   const parsed = descriptor.schema.safeParse(withoutUndefined(block));
   if (parsed.success) return [];

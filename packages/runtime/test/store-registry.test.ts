@@ -57,6 +57,12 @@ describe("the store registry", () => {
     for (const name of STORE_PROVIDERS) expect(unknown.message).toContain(name);
   });
 
+  it("a secret read back from an index manifest (stored as ***) asks for the config again instead of sending *** to the service", () => {
+    expect(storeConfigProblems(toolWith({ provider: "pinecone", host: "https://i.svc.pinecone.io", api_key: "***" }))).toEqual([
+      { path: ["vector_store", "api_key"], message: "the index keeps no secrets: pass the config again (--config FILE --tool NAME) with it as ${ENV_VAR}" },
+    ]);
+  });
+
   it("createStore refuses a bad block with E_CONFIG naming the YAML path, before loading any driver", async () => {
     const err = await createStore(toolWith({ provider: "weaviate" }), tmp, () => undefined).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(HierdocError);

@@ -8,7 +8,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { startChromaServer, type ChromaServer } from "@hierdoc/store-adapters-chroma/testing";
-import { openIndex } from "@hierdoc/runtime";
+import { findStore, openIndex } from "@hierdoc/runtime";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const GDPR = resolve(here, "../../../../shared/corpora/gdpr/gdpr_2016_679.md");
@@ -19,6 +19,9 @@ const tmp = mkdtempSync(join(tmpdir(), "hierdoc-runtime-"));
 let pgDb: PGlite | undefined;
 let pgServer: PGLiteSocketServer | undefined;
 let chroma: ChromaServer | undefined;
+
+/** The route the router must take for a store: what its descriptor declares. */
+const declaredRoute = (provider: string) => (findStore(provider)!.capabilities.nativeHybrid ? "native_hybrid" : "fallback");
 
 /** The same GDPR ingest and searches through a config naming each store; returns what the searches found. */
 async function gdprThrough(name: string, vectorStore: string): Promise<{ top: string[]; route: string }> {
@@ -31,6 +34,7 @@ async function gdprThrough(name: string, vectorStore: string): Promise<{ top: st
     expect(report.files[0].outcome).toBe("added");
     const erasure = await tool.search("right to erasure", { topK: 3 });
     const byId = await tool.search("Article 17", { topK: 3 });
+    expect(byId.route).toBe(erasure.route);
     return { top: [erasure.results[0].sectionId, byId.results[0].sectionId], route: erasure.route };
   } finally {
     await tool.close();
@@ -56,12 +60,14 @@ suite(`the GDPR through every store that runs here${hasCorpus ? "" : " (skipped:
   it("in-memory: Article 17 first for 'right to erasure' and 'Article 17' (app-level fusion)", async () => {
     const r = await gdprThrough("memory", "{ provider: in-memory }");
     expect(r.top).toEqual(["Article 17", "Article 17"]);
+    expect(r.route).toBe(declaredRoute("in-memory"));
     expect(r.route).toBe("fallback");
   }, 180_000);
 
   it("lancedb: the same answers through the store's native hybrid search", async () => {
     const r = await gdprThrough("lancedb", "{ provider: lancedb }");
     expect(r.top).toEqual(["Article 17", "Article 17"]);
+    expect(r.route).toBe(declaredRoute("lancedb"));
     expect(r.route).toBe("native_hybrid");
   }, 180_000);
 
@@ -69,12 +75,13 @@ suite(`the GDPR through every store that runs here${hasCorpus ? "" : " (skipped:
     const [host, port] = pgServer!.getServerConn().split(":");
     const r = await gdprThrough("postgres", `{ provider: postgres, connection_string: "postgres://postgres@${host}:${port}/postgres", table: gdpr_chunks }`);
     expect(r.top).toEqual(["Article 17", "Article 17"]);
-    expect(r.route).toBe("fallback");
+    expect(r.route).toBe(declaredRoute("postgres"));
   }, 180_000);
 
   it("chromadb (a real local server): the same answers", async () => {
     const r = await gdprThrough("chroma", `{ provider: chromadb, url: "${chroma!.url}", collection: gdpr }`);
     expect(r.top).toEqual(["Article 17", "Article 17"]);
+    expect(r.route).toBe(declaredRoute("chromadb"));
   }, 180_000);
 
   it("an OpenSearch keyword index that is down degrades search to semantic-only with a warning", async () => {
