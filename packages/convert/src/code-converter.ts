@@ -60,9 +60,11 @@ function lineAnchor(from: number, to: number): string {
   return from === to ? `L${from + 1}` : `L${from + 1}-L${to + 1}`;
 }
 
-/** True when lines `[from, to]` hold only blank lines and closing punctuation (`}`, `};`, `end`). */
+/** True when lines `[from, to]` hold only blank lines, closing punctuation (`}`, `};`, `end`), `#endif` / `#else` and one-line comments. */
 function onlyClosers(lines: string[], from: number, to: number): boolean {
-  for (let i = from; i <= to; i++) if (!/^\s*([}\])];?|end|\};?\s*\/\/.*)?\s*$/.test(lines[i])) return false;
+  for (let i = from; i <= to; i++) {
+    if (!/^\s*([}\])];?|end|\};?\s*\/\/.*|#\s*(endif|else)\b.*|\/\/.*|\/\*.*\*\/)?\s*$/.test(lines[i])) return false;
+  }
   return true;
 }
 

@@ -23,6 +23,8 @@ export interface CodeLanguage {
   separator: string;
   /** Variable declarations that define a function or class (`const f = () => …`). */
   valueDefinitions?: readonly string[];
+  /** Groups whose children count as siblings of the group (`#ifdef` blocks, include guards, `extern "C" {}`). */
+  transparent?: readonly string[];
 }
 
 const C_FAMILY_COMMENTS = ["comment"] as const;
@@ -113,11 +115,15 @@ export const CODE_LANGUAGES: readonly CodeLanguage[] = [
     id: "cpp",
     grammar: "cpp",
     extensions: ["c", "h", "cc", "cpp", "cxx", "c++", "hh", "hpp", "hxx", "h++", "ipp", "inl"],
-    definitions: ["function_definition", "class_specifier", "struct_specifier", "union_specifier", "enum_specifier", "namespace_definition"],
+    definitions: [
+      "function_definition", "class_specifier", "struct_specifier", "union_specifier", "enum_specifier", "namespace_definition",
+      "type_definition", "declaration",
+    ],
     containers: ["class_specifier", "struct_specifier", "namespace_definition"],
-    wrappers: ["template_declaration", "linkage_specification"],
+    wrappers: ["template_declaration"],
     comments: C_FAMILY_COMMENTS,
     separator: "::",
+    transparent: ["preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef", "linkage_specification", "declaration_list"],
   },
   {
     id: "go",

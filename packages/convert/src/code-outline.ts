@@ -54,6 +54,15 @@ function declaratorName(node: SyntaxNode | null): string | undefined {
   return undefined;
 }
 
+/** True when a C/C++ declarator declares a function (a prototype: `int add(int, int);`). */
+function declaresFunction(node: SyntaxNode | null): boolean {
+  for (let n = node, depth = 0; n && depth < 16; depth++) {
+    if (n.type === "function_declarator") return true;
+    n = n.childForFieldName("declarator");
+  }
+  return false;
+}
+
 const VALUE_KINDS = new Set(["arrow_function", "function_expression", "function", "generator_function", "class", "class_expression"]);
 
 /** Title and member qualifier of a definition node, or undefined when it defines nothing nameable. */
@@ -80,6 +89,9 @@ function label(node: SyntaxNode, lang: CodeLanguage): { title: string; qualifier
     const receiver = /([A-Za-z_]\w*)(?:\[[^\]]*\])?\s*\)\s*$/.exec(node.childForFieldName("receiver")?.text ?? "")?.[1];
     return name ? { title: receiver ? `${receiver}.${name}` : name, qualifier: name } : undefined;
   }
+  if (node.type === "type_definition" && !node.childForFieldName("type")?.childForFieldName("body")) return undefined;
+  if (node.type === "declaration" && !declaresFunction(node.childForFieldName("declarator"))) return undefined;
+  if (/_specifier$/.test(node.type) && !node.childForFieldName("body")) return undefined;
   const name = node.childForFieldName("name")?.text ?? declaratorName(node.childForFieldName("declarator"));
   return name ? { title: name.replace(/\s+/g, " "), qualifier: name } : undefined;
 }
@@ -102,7 +114,23 @@ function membersOf(node: SyntaxNode): SyntaxNode[] {
   return ((body ?? node).namedChildren as (SyntaxNode | null)[]).filter((c): c is SyntaxNode => c !== null);
 }
 
-function collect(nodes: SyntaxNode[], lang: CodeLanguage, prefix: string, depth: number, maxDepth: number): CodeDefinition[] {
+/** `nodes` with transparent groups (`#ifdef` blocks, `extern "C" {}`) replaced by their children, recursively. */
+function flatten(nodes: SyntaxNode[], lang: CodeLanguage, depth = 0): SyntaxNode[] {
+  if (!lang.transparent || depth > 32) return nodes;
+  const out: SyntaxNode[] = [];
+  for (const n of nodes) {
+    if (!lang.transparent.includes(n.type)) out.push(n);
+    else {
+      const inner = n.childForFieldName("body") ?? n;
+      const kids = (inner.namedChildren as (SyntaxNode | null)[]).filter((c): c is SyntaxNode => c !== null && c.id !== n.childForFieldName("condition")?.id);
+      out.push(...flatten(kids, lang, depth + 1));
+    }
+  }
+  return out;
+}
+
+function collect(raw: SyntaxNode[], lang: CodeLanguage, prefix: string, depth: number, maxDepth: number): CodeDefinition[] {
+  const nodes = flatten(raw, lang);
   const out: CodeDefinition[] = [];
   let commentStart: number | undefined;
   let commentEnd = -2;

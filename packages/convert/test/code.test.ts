@@ -84,7 +84,11 @@ describe("code converter", () => {
       ["## geo", "### geo::Shape", "#### geo::Shape::sides", "### Shape::area", "## add"],
     ],
     ["util.c", "#include <stdio.h>\nstruct S { int x; };\nchar *dup(const char *s) { return 0; }\nint main(void) { return 0; }\n", ["## S", "## dup", "## main"]],
-    ["util.h", "#ifndef U\n#define U\nint add(int a, int b);\n#endif\n", []],
+    [
+      "util.h",
+      '#ifndef U\n#define U\n#ifdef __cplusplus\nextern "C" {\n#endif\n/* Adds. */\nint add(int a, int b);\ntypedef struct { int x; } pt;\ntypedef int myint;\n#ifdef __cplusplus\n}\n#endif\n#endif\n',
+      ["## add", "## pt", "## top level (lines 9–13)"],
+    ],
     [
       "server.go",
       "package main\ntype Server struct { port int }\nfunc (s *Server) Start() error { return nil }\nfunc main() {}\n",
