@@ -41,6 +41,8 @@ class CodeWriter {
 
   /** Lines `[from, to]` (0-based, inclusive) as one fenced block, blank edges trimmed; nothing when blank. */
   code(from: number, to: number): void {
+    from = Math.max(0, from);
+    to = Math.min(this.lines.length - 1, to);
     while (from <= to && this.lines[from].trim() === "") from++;
     while (to >= from && this.lines[to].trim() === "") to--;
     if (from > to) return;
@@ -53,6 +55,11 @@ class CodeWriter {
   toString(): string {
     return this.length === 0 ? "" : `${this.parts.join("")}\n`;
   }
+}
+
+/** Definitions with rows limited to the file's last line (tree-sitter may end an unclosed block past it). */
+function clampRows(defs: CodeDefinition[], last: number): CodeDefinition[] {
+  return defs.map((d) => ({ ...d, startRow: Math.min(d.startRow, last), endRow: Math.min(d.endRow, last), children: clampRows(d.children, last) }));
 }
 
 /** GitHub-style line anchor, 1-based: `L12-L40` (`L12` for one line). */
@@ -155,7 +162,7 @@ export class CodeConverter implements Converter {
     w.heading(1, path.replace(/\\/g, "/"), 0, lines.length - 1);
     const firstDef = defs.length > 0 ? defs[0].startRow : lines.length;
     w.code(0, firstDef - 1);
-    if (defs.length > 0) writeDefinitions(w, lines, defs, 2, firstDef, lines.length - 1, "top level");
+    if (defs.length > 0) writeDefinitions(w, lines, clampRows(defs, lines.length - 1), 2, firstDef, lines.length - 1, "top level");
     const title = path.slice(Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1);
     return { sourcePath: path, fileType: `code-${lang.id}`, format: "markdown", text: w.toString(), title, sourceMap: w.sourceMap };
   }

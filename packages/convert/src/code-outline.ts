@@ -96,6 +96,12 @@ function label(node: SyntaxNode, lang: CodeLanguage): { title: string; qualifier
   return name ? { title: name.replace(/\s+/g, " "), qualifier: name } : undefined;
 }
 
+/** Last line a node covers (a node that ends at column 0 ends on the line before). */
+function lastRow(node: SyntaxNode): number {
+  const { row, column } = node.endPosition;
+  return column === 0 && row > node.startPosition.row ? row - 1 : row;
+}
+
 /** The definition a wrapper holds (decorated function, exported class, template), or undefined. */
 function unwrap(node: SyntaxNode, lang: CodeLanguage): SyntaxNode | undefined {
   let n: SyntaxNode | undefined = node;
@@ -150,7 +156,7 @@ function collect(raw: SyntaxNode[], lang: CodeLanguage, prefix: string, depth: n
         lang.containers.includes(def.type) && depth < maxDepth ? collect(membersOf(def), lang, qualifier, depth + 1, maxDepth) : [];
       // Members on the container's first line (`class A { void f() {} }`) leave it a single section.
       const children = members.some((m) => m.startRow <= start || m.startRow <= def.startPosition.row) ? [] : members;
-      out.push({ title, qualifier, startRow: start, endRow: node.endPosition.row, children });
+      out.push({ title, qualifier, startRow: start, endRow: lastRow(node), children });
     }
     commentStart = undefined;
     commentEnd = -2;

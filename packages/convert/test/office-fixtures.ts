@@ -66,7 +66,9 @@ export function buildPptx(
 }
 
 /** A minimal Excel workbook with inline-string and number cells (row arrays per sheet). */
-export function buildXlsx(sheets: Array<{ name: string; rows: Array<Array<string | number>>; prolog?: string }>): Uint8Array {
+export function buildXlsx(
+  sheets: Array<{ name: string; rows: Array<Array<string | number>>; prolog?: string; firstRow?: number; firstCol?: number }>,
+): Uint8Array {
   const col = (i: number) => String.fromCharCode(65 + i);
   const files: ZipFile[] = [
     {
@@ -93,8 +95,17 @@ export function buildXlsx(sheets: Array<{ name: string; rows: Array<Array<string
     },
   ];
   sheets.forEach((s, i) => {
+    const r0 = s.firstRow ?? 1;
+    const c0 = s.firstCol ?? 0;
     const rows = s.rows
-      .map((r, ri) => `<row r="${ri + 1}">${r.map((v, ci) => (typeof v === "number" ? `<c r="${col(ci)}${ri + 1}"><v>${v}</v></c>` : `<c r="${col(ci)}${ri + 1}" t="inlineStr"><is><t>${v}</t></is></c>`)).join("")}</row>`)
+      .map((r, ri) => {
+        const n = ri + r0;
+        const cells = r.map((v, ci) => {
+          const ref = `${col(ci + c0)}${n}`;
+          return typeof v === "number" ? `<c r="${ref}"><v>${v}</v></c>` : `<c r="${ref}" t="inlineStr"><is><t>${v}</t></is></c>`;
+        });
+        return `<row r="${n}">${cells.join("")}</row>`;
+      })
       .join("");
     files.push({
       name: `xl/worksheets/sheet${i + 1}.xml`,

@@ -24,6 +24,13 @@ describe("XLSX converter", () => {
     expect(doc.text).toBe("# S\n\nRule: # one; Column B: x\n\nColumn B: 2.5\n");
   });
 
+  it("anchors rows by their sheet row number when the table starts below row 1 and right of column A", async () => {
+    const book = buildXlsx([{ name: "S", rows: [["Rule", "Days"], ["Keep", 30]], firstRow: 3, firstCol: 2 }]);
+    const doc = await convertFile("o.xlsx", book);
+    expect(doc.text).toBe("# S\n\nRule: Keep; Days: 30\n");
+    expect(doc.sourceMap!.map((e) => e.anchor)).toEqual(["S", "S!row 4"]);
+  });
+
   it("bounds large sheets: rows beyond maxRows are counted in a closing note", async () => {
     const rows: Array<Array<string | number>> = [["Id", "Name"]];
     for (let i = 1; i <= 25; i++) rows.push([i, `n${i}`]);
