@@ -38,28 +38,34 @@ function markNav(path: string): void {
 
 async function route(focusHeading: boolean): Promise<void> {
   closePopover();
+  // Each navigation renders into its own element: a slower earlier view (Back pressed twice quickly) then
+  // finishes into a detached element instead of replacing the current one.
+  const view = document.createElement("div");
+  view.className = "view";
+  main.replaceChildren(view);
   const path = location.pathname;
   markNav(path);
   if (path.startsWith("/s/")) {
     const id = decodeURIComponent(path.slice(3));
     const query = new URLSearchParams(location.search).get("q") ?? "";
     document.title = `${id} · hierdoc`;
-    await renderSection(main, id, query);
+    await renderSection(view, id, query);
   } else if (path === "/terms") {
     document.title = "Definitions · hierdoc";
-    await renderTerms(main);
+    await renderTerms(view);
   } else if (path === "/info") {
     document.title = "Index · hierdoc";
-    await renderInfo(main);
+    await renderInfo(view);
   } else {
     const s = readParams(location.search);
     syncForm(s);
     document.title = s.q ? `${s.q} · hierdoc` : "hierdoc";
-    await renderSearch(main, s);
+    await renderSearch(view, s);
     return;
   }
-  if (focusHeading) main.querySelector<HTMLElement>("h1")?.focus({ preventScroll: true });
-  if (focusHeading && !main.querySelector(".unit-target") && !location.hash) window.scrollTo(0, 0);
+  if (!view.isConnected) return;
+  if (focusHeading) view.querySelector<HTMLElement>("h1")?.focus({ preventScroll: true });
+  if (focusHeading && !view.querySelector(".unit-target") && !location.hash) window.scrollTo(0, 0);
 }
 
 /** Goes to a page of the app without reloading. */

@@ -126,7 +126,7 @@ export async function renderSection(main: HTMLElement, id: string, query: string
       { class: "tags" },
       h("code", { class: "sid" }, first.section_id),
       h("span", { class: `type type-${first.chunk_type}` }, first.chunk_type),
-      first.aliases.length > 0 ? h("span", { class: "muted" }, `also: ${first.aliases.slice(0, 3).join(", ")}`) : null,
+      h("span", { class: "doc" }, first.source_path.split(/[\\/]/).pop() ?? first.source_path),
     ),
     h("div", { class: "prose" }, rendered),
     references(refs),
@@ -140,7 +140,12 @@ export async function renderSection(main: HTMLElement, id: string, query: string
   );
   mount(main, layout);
   if (unit >= 0) main.querySelector(".unit-target")?.scrollIntoView({ block: "center" });
+  // Scroll the outline (not the page) so the current chapter's heading is at its top, or the current section is in view.
   const current = main.querySelector<HTMLElement>(".outline [aria-current=page]");
   const scroller = main.querySelector<HTMLElement>(".outline");
-  if (current && scroller) scroller.scrollTop = current.offsetTop - scroller.clientHeight / 3;
+  if (current && scroller) {
+    const group = current.closest(".ol-group")?.querySelector<HTMLElement>("summary");
+    const top = group ? group.offsetTop - 4 : current.offsetTop - scroller.clientHeight / 3;
+    scroller.scrollTop = current.offsetTop + current.offsetHeight - top < scroller.clientHeight ? top : current.offsetTop - scroller.clientHeight / 3;
+  }
 }

@@ -51,5 +51,5 @@ export async function renderTerms(main: HTMLElement): Promise<void> {
       h("dl", { class: "def-list" }, entries),
     ),
   );
-  if (location.hash) document.getElementById(decodeURIComponent(location.hash.slice(1)))?.scrollIntoView({ block: "start" });
+  if (main.isConnected && location.hash) document.getElementById(decodeURIComponent(location.hash.slice(1)))?.scrollIntoView({ block: "start" });
 }
