@@ -5,3 +5,4 @@ export { STORE_DESCRIPTORS, STORE_PROVIDERS, findStore, resolveStore, storeConfi
 export { openIndex, cacheDirOf, createConfiguredEmbedder, type OpenIndexOptions } from "./open-index.js";
 export { createKeywordIndex } from "./create-keyword-index.js";
 export { resultJson, responseJson, recordJson, definitionJson, crossReferenceJson, ingestJson } from "./json-contract.js";
+export { storeTableMarkdown, storeKeysMarkdown, generatedBlock, replaceGeneratedBlock } from "./store-docs.js";
