@@ -168,6 +168,16 @@ export const CODE_LANGUAGES: readonly CodeLanguage[] = [
     comments: ["comment"],
     separator: "::",
   },
+  {
+    id: "bash",
+    grammar: "bash",
+    extensions: ["sh", "bash"],
+    definitions: ["function_definition"],
+    containers: [],
+    wrappers: [],
+    comments: ["comment"],
+    separator: ".",
+  },
 ];
 
 /** Every file extension the code converter takes (lower case, without the dot). */

@@ -110,6 +110,7 @@ describe("code converter", () => {
       ["## Store", "### Store.get", "## toMeters", "## top level (line 6)", "## Id"],
     ],
     ["app.js", "function a() {}\nclass B {\n  c() {}\n}\nmodule.exports = { a, B };\n", ["## a", "## B", "### B.c", "## top level (line 5)"]],
+    ["deploy.sh", "#!/bin/sh\nset -e\nbuild() {\n  make\n}\nfunction ship {\n  scp a b\n}\nbuild && ship\n", ["## build", "## ship", "## top level (line 9)"]],
     ["user.php", "<?php\nclass User {\n  public function name() { return 1; }\n}\nfunction helper() {}\n", ["## User", "### User::name", "## helper"]],
   ];
 

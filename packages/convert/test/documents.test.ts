@@ -77,6 +77,32 @@ describe("EPUB converter", () => {
     expect((await convertFile("upload.bin", book)).fileType).toBe("epub");
   });
 
+  it("takes chapter labels from an EPUB 2 NCX when there is no nav document", async () => {
+    const page = (body: string) => `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>x</title></head><body>${body}</body></html>`;
+    const epub2 = buildZip([
+      { name: "mimetype", data: "application/epub+zip", store: true },
+      {
+        name: "META-INF/container.xml",
+        data: '<?xml version="1.0"?><container xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="content.opf"/></rootfiles></container>',
+      },
+      {
+        name: "content.opf",
+        data:
+          '<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="2.0"><metadata/><manifest>' +
+          '<item id="ncx" href="toc.ncx" media-type="application/x-dtbncx+xml"/><item id="a" href="a%20b.html" media-type="application/xhtml+xml"/>' +
+          '</manifest><spine toc="ncx"><itemref idref="a"/></spine></package>',
+      },
+      {
+        name: "toc.ncx",
+        data: '<?xml version="1.0"?><ncx xmlns="http://www.daisy.org/z3986/2005/ncx/"><navMap><navPoint id="p"><navLabel><text>Article 5 Principles</text></navLabel><content src="a%20b.html#start"/></navPoint></navMap></ncx>',
+      },
+      { name: "a b.html", data: page("<p>Personal data shall be processed lawfully.</p>") },
+    ]);
+    const doc = await convertFile("old.epub", epub2);
+    expect(doc.text).toBe("# Article 5 Principles\n\nPersonal data shall be processed lawfully.\n");
+    expect(doc.title).toBe("Article 5 Principles");
+  });
+
   it("fails with E_PARSE without a container, E_INPUT_TOO_LARGE over maxChapters", async () => {
     const noContainer = buildZip([{ name: "mimetype", data: "application/epub+zip", store: true }]);
     const err = await expectFileError(() => convertFile("n.epub", noContainer), "E_PARSE", "n.epub");
