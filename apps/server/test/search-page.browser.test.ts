@@ -191,6 +191,31 @@ suite(`the search page in Chromium on the GDPR${skip ? ` (skipped: ${skip})` : "
     }
   }, 60_000);
 
+  it("a result inside a long section (the recitals) opens the section at that passage", async () => {
+    const { page, errors } = await open(`/?q=${encodeURIComponent("consent of a child")}`);
+    try {
+      const recital = page.locator(".results .result", { has: page.locator(".sid", { hasText: /^Recitals$/ }) }).first();
+      await recital.waitFor();
+      const snippetWords = ((await recital.locator(".snippet").textContent()) ?? "").replace(/^… /, "").split(" ").slice(0, 8).join(" ");
+      await recital.locator(".result-link").click();
+      await page.locator(".chunk-target").waitFor();
+      expect(page.url()).toMatch(/\/s\/Recitals\?q=consent.*&at=/);
+      const inView = await page.locator(".chunk-target").evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        return r.top >= 0 && r.top < window.innerHeight;
+      });
+      expect(inView).toBe(true);
+      await expect(page.evaluate(() => window.scrollY)).resolves.toBeGreaterThan(1000);
+      const passage = (await page.locator(".prose .in-chunk").allTextContents()).join(" ").replace(/\s+/g, " ");
+      expect(passage).toContain(snippetWords.replace(/\s+/g, " "));
+      await expect(page.locator(".prose .in-chunk mark").count()).resolves.toBeGreaterThan(0);
+      await page.screenshot({ path: join(SHOTS, "4-passage.png") });
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
   it("every interactive element is reachable with Tab, on the results page and in a section", async () => {
     const { page, errors } = await open(`/?q=${encodeURIComponent("data protection officer")}`);
     try {

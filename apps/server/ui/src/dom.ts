@@ -24,9 +24,13 @@ export function append(el: Node, children: Array<Child | Child[]>): void {
   }
 }
 
-/** The page path of a section (the section view). */
-export function sectionHref(id: string, query?: string): string {
-  return `/s/${encodeURIComponent(id)}${query ? `?q=${encodeURIComponent(query)}` : ""}`;
+/** The page path of a section (the section view); `query` is highlighted there and the view opens at chunk `at`. */
+export function sectionHref(id: string, query?: string, at?: string): string {
+  const p = new URLSearchParams();
+  if (query) p.set("q", query);
+  if (at) p.set("at", at);
+  const qs = p.toString();
+  return `/s/${encodeURIComponent(id)}${qs ? `?${qs}` : ""}`;
 }
 
 /** An anchor id for a defined term on the definitions page. */

@@ -47,9 +47,9 @@ async function route(focusHeading: boolean): Promise<void> {
   markNav(path);
   if (path.startsWith("/s/")) {
     const id = decodeURIComponent(path.slice(3));
-    const query = new URLSearchParams(location.search).get("q") ?? "";
+    const params = new URLSearchParams(location.search);
     document.title = `${id} · hierdoc`;
-    await renderSection(view, id, query);
+    await renderSection(view, id, params.get("q") ?? "", params.get("at") ?? "");
   } else if (path === "/terms") {
     document.title = "Definitions · hierdoc";
     await renderTerms(view);
@@ -65,7 +65,7 @@ async function route(focusHeading: boolean): Promise<void> {
   }
   if (!view.isConnected) return;
   if (focusHeading) view.querySelector<HTMLElement>("h1")?.focus({ preventScroll: true });
-  if (focusHeading && !view.querySelector(".unit-target") && !location.hash) window.scrollTo(0, 0);
+  if (focusHeading && !view.querySelector(".unit-target, .chunk-target") && !location.hash) window.scrollTo(0, 0);
 }
 
 /** Goes to a page of the app without reloading. */

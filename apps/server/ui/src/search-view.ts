@@ -80,7 +80,7 @@ function resultItem(r: Result, query: string, terms: string[], index: number): H
     "li",
     { class: "result", "data-index": index },
     r.parent_chain.length > 0 ? h("p", { class: "crumbs" }, r.parent_chain.flatMap((c, i) => [i > 0 ? h("span", { class: "sep", "aria-hidden": "true" }, "›") : null, h("span", {}, c)])) : null,
-    h("h2", { class: "result-title" }, h("a", { class: "result-link", href: sectionHref(r.section_id, query) }, title)),
+    h("h2", { class: "result-title" }, h("a", { class: "result-link", href: sectionHref(r.section_id, query, r.id) }, title)),
     h(
       "p",
       { class: "tags" },

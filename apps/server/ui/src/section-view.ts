@@ -84,8 +84,11 @@ function references(refs: Refs | undefined): HTMLElement | null {
   );
 }
 
-/** Shows section `id` (a section id, alias or unit id such as "Article 6(1)(a)") in `main`. */
-export async function renderSection(main: HTMLElement, id: string, query: string): Promise<void> {
+/**
+ * Shows section `id` (a section id, alias or unit id such as "Article 6(1)(a)") in `main`, with the words of
+ * `query` marked and, when `at` names one of its chunks after the first, opened at that chunk.
+ */
+export async function renderSection(main: HTMLElement, id: string, query: string, at = ""): Promise<void> {
   mount(main, notice(`Loading ${id}…`));
   let chunks: Chunk[];
   try {
@@ -103,16 +106,22 @@ export async function renderSection(main: HTMLElement, id: string, query: string
   const matcher = termMatcher(defs);
   const seen = new Set<string>();
   const terms = queryTerms(query);
-  const blocks = chunks.flatMap((c) => toBlocks(c.content).map((b) => ({ b, refs: c.cross_references })));
+  const blocks = chunks.flatMap((c) => toBlocks(c.content).map((b) => ({ b, refs: c.cross_references, chunk: c.id })));
   // The section's own heading and its parents' headings are shown as the title and breadcrumb already.
   const shown = new Set([first.section_title, first.section_id, ...first.parent_chain]);
   const body = blocks.filter(({ b }) => !(b.kind === "heading" && shown.has(b.text)));
   const unit = findUnit(body.map((x) => x.b), unitPath(id, first.section_id));
-  const rendered = body.map(({ b, refs: xrefs }, i) => {
+  const target = unit < 0 && at && at !== first.id ? body.findIndex((x) => x.chunk === at) : -1;
+  const rendered = body.map(({ b, refs: xrefs, chunk }, i) => {
     const inline = decorate(b.text, [...crossReferenceLinks(b.text, xrefs), ...termLinks(b.text, matcher, seen), ...queryMarks(b.text, terms)]);
-    const cls = [/^\(\w+\)\s/.test(b.text) ? "point" : "", i === unit ? "unit-target" : ""].filter(Boolean).join(" ");
-    if (b.kind === "heading") return h(b.level <= 3 ? "h2" : "h3", {}, inline);
-    if (b.kind === "item") return h("p", { class: `item ${cls}`.trim() }, inline);
+    const cls = [
+      b.kind === "item" ? "item" : "",
+      /^\(\w+\)\s/.test(b.text) ? "point" : "",
+      i === unit ? "unit-target" : "",
+      target >= 0 && chunk === at ? "in-chunk" : "",
+      i === target ? "chunk-target" : "",
+    ].filter(Boolean).join(" ");
+    if (b.kind === "heading") return h(b.level <= 3 ? "h2" : "h3", cls ? { class: cls } : {}, inline);
     return h("p", cls ? { class: cls } : {}, inline);
   });
   const title = first.section_title || first.section_id;
@@ -140,6 +149,7 @@ export async function renderSection(main: HTMLElement, id: string, query: string
   );
   mount(main, layout);
   if (unit >= 0) main.querySelector(".unit-target")?.scrollIntoView({ block: "center" });
+  else main.querySelector(".chunk-target")?.scrollIntoView({ block: "start" });
   // Scroll the outline (not the page) so the current chapter's heading is at its top, or the current section is in view.
   const current = main.querySelector<HTMLElement>(".outline [aria-current=page]");
   const scroller = main.querySelector<HTMLElement>(".outline");

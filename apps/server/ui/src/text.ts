@@ -67,10 +67,18 @@ export function queryTerms(query: string): string[] {
   return [...new Set(words.filter((w) => w.length > 1 && !STOP.has(w)))];
 }
 
-/** A regex matching any query term as a word prefix ("erase" also marks "erasure"). */
+const SUFFIXES = ["ations", "ation", "ions", "ion", "ings", "ing", "ures", "ure", "ies", "es", "ed", "s", "e"];
+
+/** A light stem: the word without one common English suffix, when at least four letters remain. */
+export function stem(word: string): string {
+  for (const suffix of SUFFIXES) if (word.endsWith(suffix) && word.length - suffix.length >= 4) return word.slice(0, -suffix.length);
+  return word;
+}
+
+/** A regex matching words that start with a query term's stem ("erasure" also marks "erase", "child" "children"). */
 function termsRegex(terms: string[]): RegExp | undefined {
   if (terms.length === 0) return undefined;
-  const stems = terms.map((t) => escapeRe(t.length > 5 ? t.slice(0, t.length - 2) : t));
+  const stems = [...new Set(terms.map((t) => escapeRe(stem(t))))];
   return new RegExp(`(?<![\\p{L}\\p{N}])(?:${stems.sort((a, b) => b.length - a.length).join("|")})[\\p{L}\\p{N}]*`, "giu");
 }
 
