@@ -46,6 +46,8 @@ export interface ConverterLimits {
   maxPdfPages?: number;
   /** Most data rows written per spreadsheet sheet or CSV file (default 10,000; the rest are counted in a note). */
   maxSheetRows?: number;
+  /** Most entity declarations in an XML DOCTYPE: USLM, xml2rfc and the parts of PPTX/XLSX/ODT/EPUB (default 256). */
+  maxXmlEntities?: number;
   /** See {@link ConvertOptions.resolveSource}. */
   resolveSource?: RfcSourceResolver;
 }
@@ -55,16 +57,17 @@ export interface ConverterLimits {
  * Pass limits to change the DOCX zip-bomb guard.
  */
 export function createConverters(limits: ConverterLimits = {}): Converter[] {
+  const xml = limits.maxXmlEntities === undefined ? undefined : { maxEntities: limits.maxXmlEntities };
   return [
     new PdfConverter({ maxPages: limits.maxPdfPages }),
     new DocxConverter({ maxUncompressedBytes: limits.maxUncompressedBytes ?? DEFAULT_MAX_UNCOMPRESSED_BYTES }),
-    new PptxConverter({ maxUncompressedBytes: limits.maxUncompressedBytes }),
-    new XlsxConverter({ maxUncompressedBytes: limits.maxUncompressedBytes, maxRows: limits.maxSheetRows }),
-    new OdtConverter({ maxUncompressedBytes: limits.maxUncompressedBytes }),
-    new EpubConverter({ maxUncompressedBytes: limits.maxUncompressedBytes }),
+    new PptxConverter({ maxUncompressedBytes: limits.maxUncompressedBytes, xml }),
+    new XlsxConverter({ maxUncompressedBytes: limits.maxUncompressedBytes, maxRows: limits.maxSheetRows, xml }),
+    new OdtConverter({ maxUncompressedBytes: limits.maxUncompressedBytes, xml }),
+    new EpubConverter({ maxUncompressedBytes: limits.maxUncompressedBytes, xml }),
     new RtfConverter(),
-    new UslmConverter(),
-    new RfcXmlConverter({ resolveSource: limits.resolveSource }),
+    new UslmConverter(xml),
+    new RfcXmlConverter({ resolveSource: limits.resolveSource, ...xml }),
     new CsvConverter({ maxRows: limits.maxSheetRows }),
     new CodeConverter(),
     new HtmlConverter(),

@@ -25,7 +25,7 @@ const MB = 1024 * 1024;
 
 /**
  * Converts one file with the built-in converters under the configured limits (file size, PDF pages, zip
- * inflation), then parses it and extracts definitions and cross-references. Runs in an ingest worker, or
+ * inflation, XML entities), then parses it and extracts definitions and cross-references. Runs in an ingest worker, or
  * in the calling thread when the ingest has no workers.
  * @throws HierdocError naming the file (see `convertFile`), or from the chunker.
  */
@@ -34,7 +34,11 @@ export async function prepareFile(path: string, bytes: Uint8Array, options: Prep
   let t = performance.now();
   const document = await convertFile(path, bytes, {
     maxBytes: Math.floor(limits.max_file_mb * MB),
-    converters: createConverters({ maxUncompressedBytes: Math.floor(limits.max_zip_inflated_mb * MB), maxPdfPages: limits.max_pages }),
+    converters: createConverters({
+      maxUncompressedBytes: Math.floor(limits.max_zip_inflated_mb * MB),
+      maxPdfPages: limits.max_pages,
+      maxXmlEntities: limits.max_xml_entities,
+    }),
   });
   const convert = performance.now() - t;
   t = performance.now();

@@ -61,6 +61,19 @@ describe("ConvertPool: conversion in worker threads under time and memory caps",
     expect(pool.running).toBe(1);
   }, 60_000);
 
+  it("passes max_xml_entities to the XML converters: a DOCTYPE with more entities fails naming the file", async () => {
+    const xml = Buffer.from(
+      '<?xml version="1.0"?>\n<!DOCTYPE rfc [<!ENTITY a "alpha"><!ENTITY b "beta"><!ENTITY c "gamma">]>\n' +
+        '<rfc><front><title>T</title></front><middle><section title="Intro"><t>&a; &b; &c;</t></section></middle></rfc>\n',
+    );
+    pool = new ConvertPool({ size: 1, limits: limits({ max_xml_entities: 2 }), maxChunkTokens: 800 });
+    const err = await rejection(pool.run("ent.xml", bytes(xml)));
+    expect(err.message).toMatch(/^ent\.xml: .*more than 2 entity declarations/);
+    await pool.close();
+    pool = new ConvertPool({ size: 1, limits: limits({ max_xml_entities: 3 }), maxChunkTokens: 800 });
+    expect((await pool.run("ent.xml", bytes(xml))).document.text).toContain("alpha beta gamma");
+  }, 60_000);
+
   it("runs files on up to `size` workers at once and returns each file's own result", async () => {
     pool = new ConvertPool({ size: 2, limits: limits(), maxChunkTokens: 800 });
     const files = Array.from({ length: 6 }, (_, i) => [`doc-${i}.md`, `# Doc ${i}\n\n## ${i}.1 Rule\n\nThe operator of unit ${i} shall log it.\n`] as const);
