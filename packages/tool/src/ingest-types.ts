@@ -23,7 +23,11 @@ export interface IngestReport {
   chunksDeleted: number;
   tokens: number;
   bytes: number;
-  /** Milliseconds per stage: read, convert, parse, definitions, context, embed, store, keyword, persist. */
+  /**
+   * Milliseconds per stage: expand, read, convert, parse, definitions (summed over the ingest workers, which run
+   * them in parallel), wait (this thread waiting for the workers) or prepare (no workers: convert + parse here),
+   * context, embed, store, persist.
+   */
   timingsMs: Record<string, number>;
   /** Context failures (chunks indexed without context, retried on the next ingest). */
   contextFailures: number;
