@@ -1,0 +1,1 @@
+export { FakeMongo, type RecordedCommand } from "./fake-mongodb.js";
