@@ -93,11 +93,55 @@ export interface HtmlMarkdown {
   sourceMap: SourceMapEntry[];
 }
 
+/** Deepest element nesting {@link htmlToMarkdownWithMap} accepts (the DOM walk overflows the stack near 2,000). */
+export const MAX_HTML_DEPTH = 1000;
+
+const VOID_OR_OPTIONAL_CLOSE = new Set([
+  "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr",
+  "p", "li", "dt", "dd", "tr", "td", "th", "option", "optgroup", "thead", "tbody", "tfoot", "colgroup", "caption",
+  "rb", "rt", "rp", "html", "head", "body",
+]);
+
+/**
+ * Refuses markup nested deeper than `max` elements before it reaches the DOM parser: one linear scan of the
+ * tags (void elements and elements whose end tag is optional are not counted; comments, scripts and styles
+ * skipped). Without it, 50,000 nested `<div>`s kept turndown busy for minutes before a stack overflow.
+ *
+ * @throws Error "elements nested deeper than N".
+ */
+export function checkHtmlDepth(html: string, max = MAX_HTML_DEPTH): void {
+  const tag = /<!--|<(\/?)([a-zA-Z][\w:-]*)\b[^<>]*?(\/?)>/g;
+  let depth = 0;
+  let m: RegExpExecArray | null;
+  while ((m = tag.exec(html)) !== null) {
+    if (m[0] === "<!--") {
+      const end = html.indexOf("-->", tag.lastIndex);
+      if (end === -1) return;
+      tag.lastIndex = end + 3;
+      continue;
+    }
+    const name = m[2].toLowerCase();
+    if (m[1] !== "/" && (name === "script" || name === "style")) {
+      const close = new RegExp(`</${name}\\s*>`, "gi");
+      close.lastIndex = tag.lastIndex;
+      if (close.exec(html) === null) return;
+      tag.lastIndex = close.lastIndex;
+      continue;
+    }
+    if (m[3] === "/" || VOID_OR_OPTIONAL_CLOSE.has(name)) continue;
+    if (m[1] === "/") depth = Math.max(0, depth - 1);
+    else if (++depth > max) throw new Error(`elements nested deeper than ${max}`);
+  }
+}
+
 /**
  * Converts HTML to markdown with real headings; scripts, styles and embedded objects are dropped. Each heading
  * with an id (its own, an inner anchor, or its `<section>`'s) maps `[heading start, next heading)` to that id.
+ *
+ * @throws Error when elements nest deeper than {@link MAX_HTML_DEPTH} (see {@link checkHtmlDepth}).
  */
 export function htmlToMarkdownWithMap(html: string): HtmlMarkdown {
+  checkHtmlDepth(html);
   headingAnchors = [];
   const md = turndown().turndown(html);
   const anchors = headingAnchors;

@@ -11,7 +11,7 @@ export {
 export { MarkdownConverter, firstMarkdownHeading } from "./markdown-converter.js";
 export { TextConverter } from "./text-converter.js";
 export { HtmlConverter } from "./html-converter.js";
-export { htmlToMarkdown, htmlToMarkdownWithMap, type HtmlMarkdown } from "./html-to-markdown.js";
+export { htmlToMarkdown, htmlToMarkdownWithMap, checkHtmlDepth, MAX_HTML_DEPTH, type HtmlMarkdown } from "./html-to-markdown.js";
 export { DocxConverter } from "./docx-converter.js";
 export { PdfConverter } from "./pdf-converter.js";
 export { UslmConverter, uslmLabel } from "./uslm-converter.js";

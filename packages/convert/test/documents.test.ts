@@ -77,6 +77,12 @@ describe("EPUB converter", () => {
     expect((await convertFile("upload.bin", book)).fileType).toBe("epub");
   });
 
+  it("refuses a chapter nested deeper than 1,000 elements", async () => {
+    const deep = buildEpub([{ id: "d", label: "Deep", body: `${"<span>".repeat(20_000)}x${"</span>".repeat(20_000)}` }]);
+    const err = await expectFileError(() => convertFile("deep.epub", deep), "E_PARSE", "deep.epub");
+    expect(err.message).toMatch(/EPUB chapter OPS\/text\/d.xhtml: elements nested deeper than 1000/);
+  });
+
   it("takes chapter labels from an EPUB 2 NCX when there is no nav document", async () => {
     const page = (body: string) => `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>x</title></head><body>${body}</body></html>`;
     const epub2 = buildZip([

@@ -58,4 +58,12 @@ describe("HTML converter", () => {
       ["p3", "## Part 3\n\n```\n# not a heading\n```"],
     ]);
   });
+
+  it("refuses elements nested deeper than 1,000 before parsing, fast, naming the file", async () => {
+    const deep = `<html><body>${"<div>".repeat(50_000)}x${"</div>".repeat(50_000)}</body></html>`;
+    const err = await expectFileError(() => convertFile("deep.html", utf8(deep)), "E_PARSE", "deep.html");
+    expect(err.message).toContain("nested deeper than 1000");
+    const ok = `<html><body>${"<div>".repeat(900)}${"<p>a".repeat(5000)}<br><img src=x>x${"</div>".repeat(900)}</body></html>`;
+    expect((await convertFile("ok.html", utf8(ok))).text).toContain("x");
+  });
 });
