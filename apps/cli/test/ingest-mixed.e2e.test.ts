@@ -118,10 +118,10 @@ describe("hierdoc ingest on a mixed folder (built binary): every file accounted 
     const dir = join(tmp, "spin");
     cpSync(SAMPLE, dir, { recursive: true });
     writeFileSync(join(dir, "spin.pdf"), spinningPdf());
-    const res = await runCli(["ingest", dir, "--config", config(tmp), "--index", join(tmp, "idx-spin"), "--quiet", "--timeout-seconds", "1", "--workers", "2"], { timeoutMs: 300_000 });
+    const res = await runCli(["ingest", dir, "--config", config(tmp), "--index", join(tmp, "idx-spin"), "--quiet", "--timeout-seconds", "3", "--workers", "2"], { timeoutMs: 300_000 });
     expect(res.code).toBe(3);
     const errors = res.stderr.split("\n").filter((l) => l.startsWith("error:"));
-    expect(errors).toEqual([`error: ${join(dir, "spin.pdf")}: converting took longer than 1 s (limits.timeout_seconds); stopped`]);
+    expect(errors).toEqual([`error: ${join(dir, "spin.pdf")}: converting took longer than 3 s (limits.timeout_seconds); stopped`]);
     expect(res.stdout).toContain("3 added, 0 updated, 0 unchanged, 0 removed, 1 failed");
   }, 400_000);
 
