@@ -139,6 +139,16 @@ suite(`the search page in Chromium on the GDPR${skip ? ` (skipped: ${skip})` : "
       await page.locator("#popover:not([hidden])").waitFor();
       await expect(page.locator("#popover").textContent()).resolves.toMatch(/‘consent’ of the data subject means any freely given.*Defined in Article 4\(11\)/s);
       await page.screenshot({ path: join(SHOTS, "3-definition.png") });
+      // From the keyboard: Enter on a term moves focus into its definition, Escape closes it and returns focus.
+      await page.keyboard.press("Escape");
+      await page.locator(".unit-target a.term", { hasText: "personal data" }).focus();
+      await page.keyboard.press("Enter");
+      await page.locator("#popover:not([hidden])").waitFor();
+      await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe("popover");
+      await expect(page.locator("#popover .pop-term").textContent()).resolves.toBe("personal data");
+      await page.keyboard.press("Escape");
+      await expect(page.locator("#popover").isHidden()).resolves.toBe(true);
+      await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe("personal data");
       if (README_SHOT) await page.screenshot({ path: README_SHOT });
 
       // Back returns to the search results.

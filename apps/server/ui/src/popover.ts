@@ -85,7 +85,8 @@ export function installPopover(el: HTMLElement): void {
     if (t) {
       e.preventDefault();
       if (anchor === t && pinned) closePopover();
-      else void open(t, true);
+      // Opened from the keyboard (Enter on the term): focus moves into the popover; Escape brings it back.
+      else void open(t, true).then(() => (e as MouseEvent).detail === 0 && box?.focus());
       return;
     }
     if (box && !box.hidden && !box.contains(e.target as Node)) closePopover();
