@@ -11,7 +11,7 @@ export interface MemoryAnnConfig {
   threshold?: number;
   /** HNSW graph degree M (default 16). */
   m?: number;
-  /** HNSW candidate list while searching (default 128); higher: better recall, slower. */
+  /** HNSW candidate list while searching (default 256); higher: better recall, slower. */
   ef_search?: number;
   /** HNSW candidate list while inserting (default 128). */
   ef_construction?: number;
@@ -28,7 +28,7 @@ export type ResolvedMemoryAnn = Required<MemoryAnnConfig>;
 export const DEFAULT_MEMORY_ANN: Readonly<ResolvedMemoryAnn> = Object.freeze({
   threshold: 20_000,
   m: 16,
-  ef_search: 128,
+  ef_search: 256,
   ef_construction: 128,
   quantization: "f32",
   threads: 0,

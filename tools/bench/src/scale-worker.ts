@@ -1,0 +1,177 @@
+// Child-process measurements of the scale benchmark (one per process: peak RSS and open time belong to it).
+// Usage: node scale-worker.js MODE --key value ...; prints one JSON object on stdout.
+//   build    --src OBLIQA_INDEX --out DIR --size N --dims D [--quantization f32|f16]
+//   latency  --index DIR --src OBLIQA_INDEX --queries FILE --dims D [--n 300] [--recall-n 200]
+//   quality  --index OBLIQA_INDEX --qrels FILE [--threshold 5000]
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { loadavg } from "node:os";
+import { join, resolve } from "node:path";
+import type { Embedder, SearchMode } from "@hierdoc/core";
+import { evaluateRun, loadQrels, type RunEntry } from "@hierdoc/eval";
+import { createReranker } from "@hierdoc/rerank";
+import { MemoryStore, type MemoryAnnConfig } from "@hierdoc/store-adapters-memory";
+import { HierarchicalDocumentTool } from "@hierdoc/tool";
+import { copyManifest, loadEmbedder, manifestConfig, peakRssMb, readIndexRecords, readQueries } from "./pool.js";
+import { projectedEmbedder, projection, scaleRecord } from "./scale-vectors.js";
+import { summarize } from "./stats.js";
+
+const args = process.argv.slice(2);
+const mode = args[0];
+const opt = (name: string, dflt?: string): string => {
+  const i = args.indexOf(`--${name}`);
+  if (i > 0 && i + 1 < args.length) return args[i + 1];
+  if (dflt === undefined) throw new Error(`scale-worker ${mode}: --${name} is required`);
+  return dflt;
+};
+const load = (): number => Number(loadavg()[0].toFixed(2));
+
+function annConfig(): MemoryAnnConfig | false {
+  const q = opt("quantization", "f32");
+  return q === "off" ? false : { quantization: q as "f32" | "f16", threshold: Number(opt("threshold", "20000")) };
+}
+
+async function embedderFor(src: string, dims: number): Promise<Embedder> {
+  return projectedEmbedder(await loadEmbedder(manifestConfig(src)), dims);
+}
+
+function dirBytes(dir: string): number {
+  let total = 0;
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    const s = statSync(p);
+    total += s.isDirectory() ? dirBytes(p) : s.size;
+  }
+  return total;
+}
+
+/** Writes a `size`-chunk index of `dims`-d vectors (store with its graph, BM25, exact index) from real ObliQA records. */
+async function build(): Promise<object> {
+  const src = resolve(opt("src"));
+  const out = resolve(opt("out"));
+  const size = Number(opt("size"));
+  const dims = Number(opt("dims"));
+  const glove = await loadEmbedder(manifestConfig(src));
+  const base = await readIndexRecords(src, glove);
+  const embedder = await embedderFor(src, dims);
+  const project = projection(glove.dimensions, dims);
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  const loads = [load()];
+  const t0 = performance.now();
+  const store = new MemoryStore({ dir: join(out, "store"), ann: annConfig() });
+  await store.open({ embedderId: embedder.id, dimensions: embedder.dimensions });
+  const batch = 10_000;
+  for (let i = 0; i < size; i += batch) {
+    const records = [];
+    for (let j = i; j < Math.min(size, i + batch); j++) records.push(scaleRecord(base, j, project));
+    await store.upsert(records);
+    if (i % 100_000 === 0) process.stderr.write(`[scale-worker] ${i + records.length} / ${size} (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`);
+  }
+  const upsertMs = performance.now() - t0;
+  await store.flush();
+  await store.close();
+  const storeMs = performance.now() - t0;
+  loads.push(load());
+  const t1 = performance.now();
+  // Opening the tool over the new store builds and saves the BM25 and exact indexes from its records.
+  const tool = await HierarchicalDocumentTool.open({ config: manifestConfig(src), indexDir: out, store: new MemoryStore({ dir: join(out, "store"), ann: annConfig() }), embedder });
+  const chunks = tool.chunkCount;
+  await tool.close();
+  const derivedMs = performance.now() - t1;
+  copyManifest(src, out);
+  loads.push(load());
+  return { size, dims, baseChunks: base.length, chunks, upsertMs, storeWriteMs: storeMs, derivedBuildMs: derivedMs, buildMs: storeMs + derivedMs, diskBytes: dirBytes(out), storeBytes: dirBytes(join(out, "store")), peakRssMb: peakRssMb(), loadAverage: loads };
+}
+
+async function timeQueries(queries: string[], run: (q: string) => Promise<unknown>, warmup = 20): Promise<number[]> {
+  for (const q of queries.slice(0, warmup)) await run(q);
+  const ms: number[] = [];
+  for (const q of queries) {
+    const t = performance.now();
+    await run(q);
+    ms.push(performance.now() - t);
+  }
+  return ms;
+}
+
+/** Opens a scale index (open time), times hybrid (default reranker), keyword and semantic searches, then ANN recall@10 against an exact scan. */
+async function latency(): Promise<object> {
+  const dir = resolve(opt("index"));
+  const dims = Number(opt("dims"));
+  const n = Number(opt("n", "300"));
+  const queries = readQueries(opt("queries")).slice(0, n).map((q) => q.query);
+  const config = manifestConfig(dir);
+  const embedder = await embedderFor(dir, dims);
+  const reranker = createReranker(config.rerank, { env: (k) => process.env[k] });
+  const loads = [load()];
+  const t0 = performance.now();
+  const store = new MemoryStore({ dir: join(dir, "store"), ann: annConfig() });
+  const tool = await HierarchicalDocumentTool.open({ config, indexDir: dir, store, embedder, reranker });
+  const openMs = performance.now() - t0;
+  const latencyMs: Record<string, object> = {};
+  for (const m of ["hybrid", "keyword", "semantic"] as SearchMode[]) {
+    latencyMs[m] = summarize(await timeQueries(queries, (q) => tool.search(q, { topK: 10, mode: m })));
+    loads.push(load());
+  }
+  const servingPeakRssMb = peakRssMb();
+  // ANN recall@10: the store's answer against an exact scan of the vectors file of the same snapshot.
+  const recallN = Number(opt("recall-n", "200"));
+  const manifest = JSON.parse(readFileSync(join(dir, "store", "manifest.json"), "utf8")) as { count: number; files: { vectors: { name: string }; ann?: unknown } };
+  const buf = readFileSync(join(dir, "store", manifest.files.vectors.name));
+  const vectors = new Float32Array(buf.buffer, buf.byteOffset, buf.byteLength / 4);
+  const ids: string[] = [];
+  for await (const r of store.scan()) ids.push(r.id);
+  let hit = 0;
+  let asked = 0;
+  for (const q of queries.slice(0, recallN)) {
+    const v = await embedder.embedQuery(q);
+    let norm = 0;
+    for (const x of v) norm += x * x;
+    if (norm === 0) continue;
+    const got = new Set((await store.vectorSearch({ vector: v, topK: 10 })).map((h) => h.id));
+    const top: Array<[number, number]> = [];
+    for (let r = 0, off = 0; r < manifest.count; r++, off += dims) {
+      let s = 0;
+      for (let j = 0; j < dims; j++) s += vectors[off + j] * v[j];
+      if (top.length < 10 || s > top[9][1]) {
+        top.push([r, s]);
+        top.sort((a, b) => b[1] - a[1]);
+        if (top.length > 10) top.pop();
+      }
+    }
+    for (const [r] of top) if (got.has(ids[r])) hit++;
+    asked++;
+  }
+  const chunks = tool.chunkCount;
+  await tool.close();
+  return { dims, chunks, annOnDisk: manifest.files.ann !== undefined, openMs, latency: latencyMs, servingPeakRssMb, recallAt10: asked ? hit / (asked * 10) : null, recallQueries: asked, loadAverage: loads };
+}
+
+/** ObliQA dev R@10 / MAP@10 (hybrid with the default reranker, and semantic), exact store vs the HNSW graph. */
+async function quality(): Promise<object> {
+  const dir = resolve(opt("index"));
+  const qrels = await loadQrels(resolve(opt("qrels")));
+  const config = manifestConfig(dir);
+  const embedder = await loadEmbedder(config);
+  const reranker = createReranker(config.rerank, { env: (k) => process.env[k] });
+  const out: Record<string, object> = {};
+  for (const [name, ann] of [["exact", false], ["ann", { threshold: Number(opt("threshold", "5000")), threads: 1 }]] as const) {
+    const tool = await HierarchicalDocumentTool.open({ config, indexDir: dir, store: new MemoryStore({ dir: join(dir, "store"), ann }), embedder, reranker });
+    for (const m of ["hybrid", "semantic"] as SearchMode[]) {
+      const run: RunEntry[] = [];
+      for (const q of qrels.queries) {
+        const res = await tool.search(q.query, { topK: 10, mode: m });
+        run.push({ id: q.id, results: res.results.map((r) => ({ id: r.id, content: r.content, source_path: r.sourcePath, start: r.start, end: r.end })) });
+      }
+      const metrics = evaluateRun(qrels, run).metrics;
+      out[`${name}-${m}`] = { recall: metrics.recall, map: metrics.map, queries: metrics.queries };
+    }
+    await tool.close();
+  }
+  return { chunks: existsSync(join(dir, "store")) ? JSON.parse(readFileSync(join(dir, "store", "manifest.json"), "utf8")).count : null, threshold: Number(opt("threshold", "5000")), metrics: out, loadAverage: load() };
+}
+
+const modes: Record<string, () => Promise<object>> = { build, latency, quality };
+const run = modes[mode];
+if (!run) throw new Error(`scale-worker: unknown mode ${mode} (build | latency | quality)`);
+process.stdout.write(JSON.stringify(await run()) + "\n");

@@ -1,0 +1,76 @@
+import { describe, expect, it } from "@jest/globals";
+import type { StoreRecord } from "@hierdoc/core";
+import { extractScaleSection, renderScaleSection, scaleTargets, spliceScaleSection, SCALE_SECTION_BEGIN, SCALE_SECTION_END, type ScaleResults } from "../src/scale-report.js";
+import { projection, scaleRecord, unit } from "../src/scale-vectors.js";
+
+const lat = (p95: number) => ({ n: 300, mean: p95 / 2, p50: p95 / 2, p95, p99: p95 * 1.5, max: p95 * 2 });
+const results = (hybridP95: number, openMs: number, rss: number, recall: number): ScaleResults => ({
+  date: "2026-12-03",
+  machine: "test cpu × 2",
+  commands: ["node tools/bench/dist/scale-worker.js build …"],
+  quality: { chunks: 11096, threshold: 5000, loadAverage: 3, metrics: { "exact-hybrid": { recall: 0.78, map: 0.63, queries: 2788 }, "ann-hybrid": { recall: 0.7795, map: 0.6299, queries: 2788 }, "exact-semantic": { recall: 0.436, map: 0.2746, queries: 2788 }, "ann-semantic": { recall: 0.433, map: 0.2732, queries: 2788 } } },
+  runs: [
+    { size: 1_000_000, dims: 100, latency: { dims: 100, chunks: 1_000_000, annOnDisk: true, openMs, latency: { hybrid: lat(hybridP95), keyword: lat(20), semantic: lat(3) }, servingPeakRssMb: rss, recallAt10: recall, recallQueries: 200, loadAverage: [5, 6] } },
+    { size: 100_000, dims: 1536, error: "skipped (--skip 100000x1536)" },
+  ],
+});
+
+describe("scale report", () => {
+  it("gives each issue-16 target a verdict from the numbers (met, not met, not measured)", () => {
+    const v = (r: ScaleResults) => Object.fromEntries(scaleTargets(r).map(([t, , verdict]) => [t.split(" ").slice(0, 4).join(" "), verdict]));
+    const good = v(results(40, 3000, 2500, 0.99));
+    expect(good["1M × 100-d hybrid"]).toBe("met");
+    expect(good["1M × 100-d open"]).toBe("met");
+    expect(good["100k × 100-d hybrid"]).toBe("not measured");
+    expect(good["ObliQA hybrid R@10 /"]).toBe("met");
+    expect(good["ObliQA semantic R@10 /"]).toBe("**not met**");
+    const bad = v(results(80, 9000, 4000, 0.9));
+    expect(bad["1M × 100-d hybrid"]).toBe("**not met**");
+    expect(bad["1M × 100-d peak"]).toBe("**not met**");
+    expect(bad["1M × 100-d ANN"]).toBe("**not met**");
+  });
+
+  it("renders a marked section with the results and failures, and splices it into a document once", () => {
+    const section = renderScaleSection(results(40, 3000, 2500, 0.99));
+    expect(section.startsWith(SCALE_SECTION_BEGIN)).toBe(true);
+    expect(section.trim().endsWith(SCALE_SECTION_END)).toBe(true);
+    expect(section).toContain("| 1,000,000 | 100 |");
+    expect(section).toContain("skipped (--skip 100000x1536)");
+    const doc = "# B\n\n## 1. x\n\ntext\n\n## Notes and limits\n\nn\n";
+    const once = spliceScaleSection(doc, section);
+    expect(once.indexOf(SCALE_SECTION_BEGIN)).toBeLessThan(once.indexOf("## Notes and limits"));
+    const twice = spliceScaleSection(once, renderScaleSection(results(80, 3000, 2500, 0.99)));
+    expect(twice.split(SCALE_SECTION_BEGIN)).toHaveLength(2);
+    expect(extractScaleSection(twice)).toContain("80.0");
+  });
+});
+
+describe("scale vectors", () => {
+  const base: StoreRecord[] = [0, 1, 2].map((i) => ({
+    record: { id: `r${i}`, sourcePath: `d${i}.md`, content: "c", context: "", indexedText: "c", start: 0, end: 1, sectionId: "1", parentChain: [], chunkType: "paragraph", tokens: 1 } as unknown as StoreRecord["record"],
+    vector: unit(Float32Array.from({ length: 100 }, (_, j) => Math.sin(i * 100 + j))),
+  }));
+  const cos = (a: Float32Array, b: Float32Array) => a.reduce((s, x, j) => s + x * b[j], 0);
+
+  it("copy 0 is the real record; later copies get new ids and paths and a distinct vector close to the original", () => {
+    const same = (v: Float32Array) => v;
+    expect(scaleRecord(base, 1, same).record.id).toBe("r1");
+    const copy = scaleRecord(base, 4, same);
+    expect(copy.record.id).toBe("r1#r1");
+    expect(copy.record.sourcePath).toBe("r1/d1.md");
+    const c = cos(copy.vector, base[1].vector);
+    expect(c).toBeGreaterThan(0.94);
+    expect(c).toBeLessThan(0.995);
+    expect(scaleRecord(base, 4, same).vector).toEqual(copy.vector);
+  });
+
+  it("the random projection to 1,536-d keeps cosines of the 100-d vectors (within 0.1) and gives unit vectors", () => {
+    const p = projection(100, 1536);
+    const a = scaleRecord(base, 3, (v) => v).vector;
+    const b = base[0].vector;
+    const pa = p(a);
+    expect(pa).toHaveLength(1536);
+    expect(cos(pa, pa)).toBeCloseTo(1, 5);
+    expect(Math.abs(cos(pa, p(b)) - cos(a, b))).toBeLessThan(0.1);
+  });
+});
