@@ -226,14 +226,18 @@ suite(`the search page in Chromium on the GDPR${skip ? ` (skipped: ${skip})` : "
     }
   }, 60_000);
 
-  it("every interactive element is reachable with Tab, on the results page and in a section", async () => {
+  it("every interactive element is reachable with Tab: results, a section, definitions, index", async () => {
     const { page, errors } = await open(`/?q=${encodeURIComponent("data protection officer")}`);
     try {
-      for (const step of ["results", "section"]) {
-        if (step === "section") {
-          await page.goto(`${server.url}/s/${encodeURIComponent("Article 37")}`);
-        }
-        await page.locator(step === "results" ? ".results .result" : "article.section h1").first().waitFor();
+      const steps: Array<[string, string, string, number]> = [
+        ["results", "", ".results .result", 40],
+        ["section", `/s/${encodeURIComponent("Article 37")}`, "article.section h1", 15],
+        ["terms", "/terms", ".def-entry", 25],
+        ["info", "/info", ".cards", 8],
+      ];
+      for (const [step, path, ready, atLeast] of steps) {
+        if (path) await page.goto(`${server.url}${path}`);
+        await page.locator(ready).first().waitFor();
         // Open the filters so their fields are walked too (elements inside closed <details> are not focusable, by design).
         await page.locator("#filters").evaluate((d) => ((d as HTMLDetailsElement).open = true));
         const ids = await page.evaluate(() => {
@@ -245,7 +249,7 @@ suite(`the search page in Chromium on the GDPR${skip ? ` (skipped: ${skip})` : "
           all.forEach((el, i) => el.setAttribute("data-walk", String(i)));
           return all.map((_, i) => String(i));
         });
-        expect(ids.length).toBeGreaterThan(step === "results" ? 40 : 15);
+        expect(ids.length).toBeGreaterThan(atLeast);
         await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
         const reached = new Set<string>();
         for (let i = 0; i < ids.length + 5; i++) {
