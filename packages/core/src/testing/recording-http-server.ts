@@ -96,6 +96,11 @@ export abstract class RecordingHttpServer<R extends { method: string; path: stri
     return request as unknown as R;
   }
 
+  /** Extra headers of a routed answer, read right after {@link respond} (e.g. a paging continuation). Default: none. */
+  protected headersFor(_request: R): Record<string, string> | undefined {
+    return undefined;
+  }
+
   /** An answer given before {@link hang} and {@link failNext} apply (e.g. a client's version probe). */
   protected intercept(_request: R): ScriptedResponse | undefined {
     return undefined;
@@ -126,7 +131,7 @@ export abstract class RecordingHttpServer<R extends { method: string; path: stri
     let answer: ScriptedResponse;
     try {
       const [status, out] = this.respond(request);
-      answer = { status, body: out };
+      answer = { status, body: out, headers: this.headersFor(request) };
     } catch (err) {
       answer = this.respondToError(err, request);
     }
