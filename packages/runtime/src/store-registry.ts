@@ -1,6 +1,7 @@
 import { configProblems, HierdocError, type StoreDescriptor, type ToolConfig } from "@hierdoc/core";
 import { azureSearchStore } from "@hierdoc/store-adapters-azure-search/descriptor";
 import { chromaStore } from "@hierdoc/store-adapters-chroma/descriptor";
+import { faissStore } from "@hierdoc/store-adapters-faiss/descriptor";
 import { lancedbStore } from "@hierdoc/store-adapters-lancedb/descriptor";
 import { memoryStore } from "@hierdoc/store-adapters-memory/descriptor";
 import { mongodbStore } from "@hierdoc/store-adapters-mongodb/descriptor";
@@ -19,6 +20,7 @@ export const STORE_DESCRIPTORS: readonly StoreDescriptor[] = [
   postgresStore,
   chromaStore,
   lancedbStore,
+  faissStore,
   qdrantStore,
   weaviateStore,
   pineconeStore,

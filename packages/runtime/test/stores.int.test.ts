@@ -71,6 +71,12 @@ suite(`the GDPR through every store that runs here${hasCorpus ? "" : " (skipped:
     expect(r.route).toBe("native_hybrid");
   }, 180_000);
 
+  it("faiss (in-process HNSW saved to the index folder): the same answers", async () => {
+    const r = await gdprThrough("faiss", "{ provider: faiss }");
+    expect(r.top).toEqual(["Article 17", "Article 17"]);
+    expect(r.route).toBe(declaredRoute("faiss"));
+  }, 180_000);
+
   it("postgres (pgvector over TCP): the same answers", async () => {
     const [host, port] = pgServer!.getServerConn().split(":");
     const r = await gdprThrough("postgres", `{ provider: postgres, connection_string: "postgres://postgres@${host}:${port}/postgres", table: gdpr_chunks }`);
