@@ -3,8 +3,18 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import {
+  AGENT_DEFAULT_TOP_K,
+  citationOf,
+  definitionJson as citedDefinitionJson,
+  getSectionSpec,
+  lookupDefinitionSpec,
+  searchDocumentsSpec,
+  sectionJson,
+} from "@hierdoc/agent-tools";
 import { HttpError, toErrorResponse } from "./http-errors.js";
-import { definitionJson, recordJson, responseJson } from "./json-format.js";
+import { definitionJson, recordJson, responseJson, resultJson } from "./json-format.js";
+import { registerSectionResources } from "./mcp-resources.js";
 import { ReadGate } from "./read-gate.js";
 import { DEFAULT_LIMITS, type ServedTool, type ServerLimits } from "./types.js";
 
@@ -23,8 +33,11 @@ function fail(err: unknown): CallToolResult {
 }
 
 /**
- * Builds an MCP server with the three hierdoc tools over a {@link ReadGate}. Results are the same JSON as the
- * HTTP API (text content). Tool failures come back as `isError` results with `{error: {code, message}}`.
+ * Builds an MCP server over a {@link ReadGate}: the three hierdoc tools (descriptions written for an agent, from
+ * `@hierdoc/agent-tools`), the section resources `hierdoc://<file>/<section id>` (template + list) and the
+ * `answer_with_citations` prompt. Tool results are the HTTP API's JSON (text content) plus a quotable `citation`
+ * (parent chain › section title (file)) and the section's resource `uri`; search returns 5 results unless `top_k` says
+ * otherwise. Tool failures come back as `isError` results with `{error: {code, message}}`.
  */
 export function createMcpServer(gate: ReadGate, limits: Pick<ServerLimits, "topK" | "queryChars"> = DEFAULT_LIMITS): McpServer {
   const server = new McpServer(SERVER_INFO);
@@ -32,21 +45,23 @@ export function createMcpServer(gate: ReadGate, limits: Pick<ServerLimits, "topK
   server.registerTool(
     "search_documents",
     {
-      title: "Search documents",
-      description:
-        "Searches the indexed documents by meaning, keywords and exact section ids (e.g. \"Article 17\", \"Section 203(a)(1)\"). " +
-        "Each result has the chunk text, its section id and parent chain, the definitions of terms it uses and its cross-references.",
+      title: searchDocumentsSpec.title,
+      description: searchDocumentsSpec.description,
       inputSchema: {
-        query: text.describe("Question, keywords or a section id"),
-        top_k: z.number().int().min(1).max(limits.topK).optional().describe(`Results to return (default 10, at most ${limits.topK})`),
+        query: text.describe("A question, keywords, or a section id such as \"Article 17\" or \"§ 478.11\""),
+        top_k: z.number().int().min(1).max(limits.topK).optional().describe(`How many passages to return (default ${AGENT_DEFAULT_TOP_K}, at most ${limits.topK})`),
         mode: z.enum(["hybrid", "semantic", "keyword", "exact"]).optional().describe("Retrieval mode (default hybrid)"),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ query, top_k, mode }) => {
       try {
-        const res = await gate.read("search", (tool) => tool.search(query, { topK: top_k, mode }));
-        return ok(responseJson(query, mode ?? "hybrid", res));
+        const res = await gate.read("search", (tool) => tool.search(query, { topK: top_k ?? AGENT_DEFAULT_TOP_K, mode }));
+        const results = res.results.map((r) => {
+          const c = citationOf(r);
+          return { citation: c.text, uri: c.uri, source: c.source, ...resultJson(r) };
+        });
+        return ok({ ...responseJson(query, mode ?? "hybrid", res), results });
       } catch (err) {
         return fail(err);
       }
@@ -55,8 +70,8 @@ export function createMcpServer(gate: ReadGate, limits: Pick<ServerLimits, "topK
   server.registerTool(
     "get_section",
     {
-      title: "Get a section",
-      description: "Returns the full text of a section by its id or an alias (\"Article 4\", \"§ 478.11\", \"9.3\"), chunk by chunk, with its parent chain.",
+      title: getSectionSpec.title,
+      description: getSectionSpec.description.replace("`found: false` when no section has that id (search instead)", "an E_NOT_FOUND error when no section has that id (search instead)"),
       inputSchema: { id: text.describe("Section id or alias") },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -64,7 +79,8 @@ export function createMcpServer(gate: ReadGate, limits: Pick<ServerLimits, "topK
       try {
         const records = await gate.read("section", (tool) => tool.section(id));
         if (records.length === 0) return fail(notFound(`no section "${id}" in the index`));
-        return ok({ query: id, found: true, chunks: records.map(recordJson) });
+        const s = sectionJson(records);
+        return ok({ query: id, found: true, citation: s.citation, uri: s.uri, section_id: s.section_id, parent_chain: s.parent_chain, source: s.source, chunks: records.map(recordJson) });
       } catch (err) {
         return fail(err);
       }
@@ -73,8 +89,8 @@ export function createMcpServer(gate: ReadGate, limits: Pick<ServerLimits, "topK
   server.registerTool(
     "lookup_definition",
     {
-      title: "Look up a defined term",
-      description: "Returns how the indexed documents themselves define a term (plural-aware, case-insensitive), with the defining section.",
+      title: lookupDefinitionSpec.title,
+      description: lookupDefinitionSpec.description.replace("`found: false` when the term is not defined", "an E_NOT_FOUND error when the term is not defined"),
       inputSchema: { term: text.describe("The term, e.g. \"personal data\"") },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -82,12 +98,13 @@ export function createMcpServer(gate: ReadGate, limits: Pick<ServerLimits, "topK
       try {
         const entries = await gate.read("definition", (tool) => tool.define(term));
         if (entries.length === 0) return fail(notFound(`"${term}" is not a defined term in the index`));
-        return ok({ term, found: true, definitions: entries.map(definitionJson) });
+        return ok({ term, found: true, definitions: entries.map((d) => ({ ...definitionJson(d), citation: citedDefinitionJson(d).citation })) });
       } catch (err) {
         return fail(err);
       }
     },
   );
+  registerSectionResources(server, gate, limits);
   return server;
 }
 
