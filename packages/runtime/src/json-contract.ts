@@ -86,13 +86,17 @@ export function ingestJson(report: IngestReport): Record<string, unknown> {
   };
 }
 
-/** `skipped` of the ingest JSON: `{total, by_reason, by_extension, examples: [{source_path, reason}]}`. */
+/**
+ * `skipped` of the ingest JSON: `{total, by_reason, by_extension, unsupported_text, examples: [{source_path, reason}]}`
+ * (`unsupported_text`: files skipped for their extension that look like text, which `--include` would take).
+ */
 function skippedJson(report: IngestReport): Record<string, unknown> {
   const s = summarizeSkipped(report.skipped ?? []);
   return {
     total: s.total,
     by_reason: s.byReason,
     by_extension: s.byExtension,
+    unsupported_text: s.unsupportedText,
     examples: s.examples.map((e) => ({ source_path: e.path, reason: e.reason })),
   };
 }

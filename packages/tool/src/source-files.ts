@@ -17,6 +17,8 @@ export type SkipReason =
 export interface SkippedFile {
   path: string;
   reason: SkipReason;
+  /** For `unsupported-extension`: whether the file looks like text (so an `include` glob would take it). */
+  text?: boolean;
 }
 
 /** Which files of a folder or glob an ingest takes. */
@@ -58,17 +60,18 @@ export async function expandSources(sources: string[], selection: SourceSelectio
   const include = matcher(selection.include);
   const exclude = matcher(selection.exclude);
   const files = new Set<string>();
-  const skipped = new Map<string, SkipReason>();
+  const skipped = new Map<string, Omit<SkippedFile, "path">>();
   const roots: string[] = [];
   const errors: HierdocError[] = [];
   /** Decides one file found under a folder (`rel` to it) or by a glob. */
   const consider = async (path: string, rel: string, named: boolean): Promise<void> => {
     if (files.has(path)) return;
-    if (exclude?.(rel)) return void skipped.set(path, "excluded");
+    if (exclude?.(rel)) return void skipped.set(path, { reason: "excluded" });
     if (!extensions || extensions.has(extensionWithDot(path))) return void files.add(path);
-    if (!named && !include?.(rel)) return void skipped.set(path, "unsupported-extension");
-    if (await isTextFile(path)) files.add(path);
-    else skipped.set(path, "not-text");
+    const text = await isTextFile(path);
+    if (!named && !include?.(rel)) return void skipped.set(path, { reason: "unsupported-extension", text });
+    if (text) files.add(path);
+    else skipped.set(path, { reason: "not-text" });
   };
   for (const source of sources) {
     if (GLOB_CHARS.test(source)) {
@@ -105,7 +108,7 @@ export async function expandSources(sources: string[], selection: SourceSelectio
   return {
     files: [...files].sort(),
     roots,
-    skipped: [...skipped].map(([path, reason]) => ({ path, reason })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+    skipped: [...skipped].map(([path, why]) => ({ path, ...why })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
     errors,
   };
 }

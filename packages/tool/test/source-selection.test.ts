@@ -50,13 +50,13 @@ describe("expandSources: what a folder takes and what it skips", () => {
     f = mixedFolder();
     const out = await expandSources([f.dir], { extensions: SUPPORTED_EXTENSIONS });
     expect(out.files.map((p) => p.slice(f.dir.length + 1))).toEqual(["notes.txt", "rules.md"]);
-    expect(out.skipped.map((s) => [s.path.slice(f.dir.length + 1), s.reason])).toEqual([
-      ["bin/blob.dat", "unsupported-extension"],
-      ["bin/img.png", "unsupported-extension"],
-      ["src/a.qq", "unsupported-extension"],
-      ["src/c.weird", "unsupported-extension"],
-      ["src/deep/b.qq", "unsupported-extension"],
-      ["src/latin1.weird", "unsupported-extension"],
+    expect(out.skipped.map((s) => [s.path.slice(f.dir.length + 1), s.reason, s.text])).toEqual([
+      ["bin/blob.dat", "unsupported-extension", false],
+      ["bin/img.png", "unsupported-extension", false],
+      ["src/a.qq", "unsupported-extension", true],
+      ["src/c.weird", "unsupported-extension", true],
+      ["src/deep/b.qq", "unsupported-extension", true],
+      ["src/latin1.weird", "unsupported-extension", false],
     ]);
     expect(out.errors).toEqual([]);
   });
@@ -113,24 +113,29 @@ describe("expandSources: what a folder takes and what it skips", () => {
 describe("summarizeSkipped / describeSkipped", () => {
   it("counts by reason and extension (most frequent first), keeps the first paths, and hints at --include", () => {
     const skipped = [
-      { path: "a/x.py", reason: "unsupported-extension" as const },
-      { path: "a/y.py", reason: "unsupported-extension" as const },
-      { path: "a/z.rs", reason: "unsupported-extension" as const },
+      { path: "a/x.py", reason: "unsupported-extension" as const, text: true },
+      { path: "a/y.py", reason: "unsupported-extension" as const, text: true },
+      { path: "a/z.rs", reason: "unsupported-extension" as const, text: true },
+      { path: "a/z.bin", reason: "unsupported-extension" as const, text: false },
       { path: "b/blob", reason: "not-text" as const },
       { path: "c/old.md", reason: "excluded" as const },
     ];
     const s = summarizeSkipped(skipped, 2);
     expect(s).toEqual({
-      total: 5,
-      byReason: { "unsupported-extension": 3, "not-text": 1, excluded: 1 },
-      byExtension: { ".py": 2, "(none)": 1, ".md": 1, ".rs": 1 },
+      total: 6,
+      byReason: { "unsupported-extension": 4, "not-text": 1, excluded: 1 },
+      byExtension: { ".py": 2, "(none)": 1, ".bin": 1, ".md": 1, ".rs": 1 },
       examples: skipped.slice(0, 2),
+      unsupportedText: 3,
       topUnsupportedExtension: ".py",
     });
     expect(Object.keys(s.byExtension)[0]).toBe(".py");
     const lines = describeSkipped(s);
-    expect(lines[0]).toBe("skipped 5 files (3 no converter for the extension, 1 not text, 1 excluded): .py 2, (none) 1, .md 1, .rs 1; e.g. a/x.py, a/y.py");
+    expect(lines[0]).toBe(
+      "skipped 6 files (4 no converter for the extension (3 of them text), 1 not text, 1 excluded): .py 2, (none) 1, .bin 1, .md 1, .rs 1; e.g. a/x.py, a/y.py",
+    );
     expect(lines[1]).toContain("--include '*.py'");
+    expect(describeSkipped(summarizeSkipped([{ path: "a/z.bin", reason: "unsupported-extension", text: false }]))).toHaveLength(1);
     expect(describeSkipped(summarizeSkipped([]))).toEqual([]);
     expect(describeSkipped(summarizeSkipped([{ path: "c/old.md", reason: "excluded" }]))).toHaveLength(1);
   });
