@@ -21,6 +21,17 @@ const README_SHOT = process.env.HIERDOC_UPDATE_SCREENSHOT ? resolve(PACKAGE_DIR,
 const skip = browserSkipReason() ?? (existsSync(GDPR) ? undefined : "the GDPR corpus (../shared/corpora) is not present");
 const suite = skip ? describe.skip : describe;
 
+/** Fails with the step's name when `promise` takes longer than `ms` (a hook timeout would not say which step hung). */
+async function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms)));
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 suite(`the search page in Chromium on the GDPR${skip ? ` (skipped: ${skip})` : ""}`, () => {
   let dir: string;
   let tool: HierarchicalDocumentTool;
@@ -32,13 +43,14 @@ suite(`the search page in Chromium on the GDPR${skip ? ` (skipped: ${skip})` : "
     mkdirSync(SHOTS, { recursive: true });
     dir = mkdtempSync(join(tmpdir(), "hierdoc-page-"));
     tool = await openTool(join(dir, "index"));
-    await tool.ingest([GDPR]);
+    await within(60_000, "ingesting the GDPR", tool.ingest([GDPR]));
     server = await startServer({ tool, closeTool: false });
     // One search through the API first, as any earlier use of a running server would: the page's timing then
     // measures the page and a query, not the JIT warming up the search path of a fresh process.
     expect((await call(`${server.url}/search`, { json: { query: "supervisory authority" } })).status).toBe(200);
+    // launchBrowser() fails after 60 s and then kills whatever it started.
     browser = await launchBrowser();
-  }, 120_000);
+  }, 150_000);
 
   afterAll(async () => {
     await browser?.close();
