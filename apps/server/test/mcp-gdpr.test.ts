@@ -63,10 +63,16 @@ suite(`MCP on the GDPR: search, resources and the cite prompt over stdio and Str
 
   it("over stdio (the built entry as a subprocess): Article 17 first, 99 article resources, Article 17 readable, cited in the prompt", async () => {
     stdio = new StdioClientTransport({ command: process.execPath, args: [join(PACKAGE_DIR, "dist/mcp-stdio-main.js"), "--index", index], cwd: PACKAGE_DIR, stderr: "pipe" });
+    let stderr = "";
+    stdio.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
     const client = new Client({ name: "hierdoc-test", version: "0.0.0" });
     clients.push(client);
-    await client.connect(stdio);
-    await exercise(client);
+    try {
+      await client.connect(stdio);
+      await exercise(client);
+    } catch (err) {
+      throw new Error(`${(err as Error).message}\nserver stderr:\n${stderr}`, { cause: err });
+    }
   }, 60_000);
 
   it("over Streamable HTTP (/mcp): the same", async () => {

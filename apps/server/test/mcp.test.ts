@@ -111,10 +111,16 @@ describe("MCP over stdio (the built dist/mcp-stdio-main.js entry as a subprocess
       cwd: PACKAGE_DIR,
       stderr: "pipe",
     });
+    let stderr = "";
+    stdioTransport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
     const client = new Client({ name: "hierdoc-test", version: "0.0.0" });
     clients.push(client);
-    await client.connect(stdioTransport);
-    await exercise(client);
+    try {
+      await client.connect(stdioTransport);
+      await exercise(client);
+    } catch (err) {
+      throw new Error(`${(err as Error).message}\nserver stderr:\n${stderr}`, { cause: err });
+    }
   }, 60_000);
 });
 
