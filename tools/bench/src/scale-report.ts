@@ -25,9 +25,15 @@ export interface ScaleBuild {
 export interface ScaleLatency {
   dims: number;
   chunks: number;
+  /** False when the store was opened with `ann: false` (exact scan, for comparison). */
+  ann?: boolean;
   annOnDisk: boolean;
   openMs: number;
+  /** CPU time (user + system) of the open, which moves far less with the machine's load than wall time. */
+  openCpuMs?: number;
   latency: Record<"hybrid" | "keyword" | "semantic", LatencySummary>;
+  /** CPU milliseconds per query (user + system of the process). */
+  cpu?: Record<"hybrid" | "keyword" | "semantic", LatencySummary>;
   servingPeakRssMb: number;
   recallAt10: number | null;
   recallQueries: number;
@@ -46,6 +52,8 @@ export interface ScaleQuality {
 export interface ScaleRun {
   size: number;
   dims: number;
+  /** e.g. "exact (ann: false)" for a comparison row; default: the store's default HNSW settings. */
+  variant?: string;
   build?: ScaleBuild;
   latency?: ScaleLatency;
   error?: string;
@@ -66,7 +74,7 @@ const verdict = (ok: boolean | undefined): string => (ok === undefined ? "not me
 
 /** The targets of issue 16 that this benchmark measures, with a verdict each. */
 export function scaleTargets(r: ScaleResults): string[][] {
-  const at = (size: number, dims: number): ScaleRun | undefined => r.runs.find((x) => x.size === size && x.dims === dims);
+  const at = (size: number, dims: number): ScaleRun | undefined => r.runs.find((x) => x.size === size && x.dims === dims && x.variant === undefined);
   const m1 = at(1_000_000, 100);
   const k100 = at(100_000, 100);
   const q = r.quality?.metrics;
@@ -105,16 +113,18 @@ export function renderScaleSection(r: ScaleResults): string {
     return [
       x.size.toLocaleString("en-US"),
       String(x.dims),
+      x.variant ?? "HNSW",
       b ? f(b.buildMs / 1000, 0) : "—",
       b ? `${f(b.upsertMs / 1000, 0)} / ${f(b.derivedBuildMs / 1000, 0)}` : "—",
       b ? f(b.diskBytes / 2 ** 20, 0) : "—",
       b ? f(b.peakRssMb, 0) : "—",
-      l ? f(l.openMs / 1000, 2) : "—",
+      l ? `${f(l.openMs / 1000, 2)} (${f((l.openCpuMs ?? NaN) / 1000, 2)})` : "—",
       l ? `${f(l.latency.hybrid.p50)} / ${f(l.latency.hybrid.p95)} / ${f(l.latency.hybrid.p99)}` : "—",
       l ? `${f(l.latency.keyword.p50)} / ${f(l.latency.keyword.p95)} / ${f(l.latency.keyword.p99)}` : "—",
       l ? `${f(l.latency.semantic.p50)} / ${f(l.latency.semantic.p95)} / ${f(l.latency.semantic.p99)}` : "—",
+      l?.cpu ? `${f(l.cpu.hybrid.p50)} / ${f(l.cpu.hybrid.p95)} · ${f(l.cpu.keyword.p50)} / ${f(l.cpu.keyword.p95)} · ${f(l.cpu.semantic.p50)} / ${f(l.cpu.semantic.p95)}` : "—",
       l ? f(l.servingPeakRssMb, 0) : "—",
-      l?.recallAt10 != null ? f(l.recallAt10, 4) : "—",
+      l?.recallAt10 != null && l.ann !== false ? f(l.recallAt10, 4) : "—",
       [...(b?.loadAverage ?? []), ...(l?.loadAverage ?? [])].map((v) => v.toFixed(1)).join(", ") || "—",
       x.error ?? "",
     ];
@@ -123,7 +133,7 @@ export function renderScaleSection(r: ScaleResults): string {
     "### Results",
     "",
     mdTable(
-      ["chunks", "dims", "build s", "store / BM25+exact s", "disk MB", "build peak RSS MB", "open s", "hybrid p50/p95/p99 ms", "keyword p50/p95/p99 ms", "semantic p50/p95/p99 ms", "serving peak RSS MB", "ANN recall@10", "load avg (build…, search…)", "note"],
+      ["chunks", "dims", "dense index", "build s", "store / BM25+exact s", "disk MB", "build peak RSS MB", "open s (CPU s)", "hybrid p50/p95/p99 ms", "keyword p50/p95/p99 ms", "semantic p50/p95/p99 ms", "CPU ms p50/p95: hybrid · keyword · semantic", "serving peak RSS MB", "ANN recall@10", "load avg (build…, search…)", "note"],
       rows,
     ),
     "",
