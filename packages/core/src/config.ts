@@ -92,7 +92,7 @@ export const SearchConfigSchema = z.strictObject({
  * packages/rerank/README.md); `provider: none` switches the stage off.
  */
 export const RerankConfigSchema = z.strictObject({
-  provider: z.enum(["none", "lexical", "cohere", "voyage", "jina", "llm", "cross-encoder"]).default("none"),
+  provider: z.enum(["none", "lexical", "learned", "cohere", "voyage", "jina", "llm", "cross-encoder"]).default("none"),
   ...providerModel,
   /** Results kept after reranking; default: the search's top-k. */
   top_n: z.number().int().min(1).max(100).optional(),
@@ -100,7 +100,10 @@ export const RerankConfigSchema = z.strictObject({
   candidates: z.number().int().min(1).max(200).default(50),
   /** `llm`: which API speaks for the model. */
   llm_provider: z.enum(["anthropic", "openai", "openai-compatible"]).optional(),
-  /** `cross-encoder`: local model folder (transformers.js layout). */
+  /**
+   * `cross-encoder`: local model folder (transformers.js layout). `learned`: a `hierdoc-ranker` JSON file
+   * (from `hierdoc train-ranker`; default the model shipped with @hierdoc/rerank, trained on ObliQA dev).
+   */
   model_path: z.string().min(1).optional(),
   timeout_seconds: z.number().min(1).max(120).default(10),
   max_retries: z.number().int().min(0).max(5).default(2),

@@ -1,5 +1,5 @@
 import type { Chunk, ChunkRecord, ConvertedDocument } from "./document.js";
-import type { ScoredId } from "./search.js";
+import type { LegValues, ScoredId } from "./search.js";
 
 /** Input handed to a {@link Converter}. */
 export interface ConvertInput {
@@ -158,6 +158,13 @@ export interface RerankCandidate {
   /** The fused score and 1-based fused rank, when known (rerankers may blend them in). */
   fusedScore?: number;
   fusedRank?: number;
+  /** Per-leg scores and 1-based ranks of the fused hit (null: the leg did not return it), when known. */
+  scores?: LegValues;
+  ranks?: LegValues;
+  /** The chunk's type ("definition", "requirement", "content", "header"), when known. */
+  chunkType?: string;
+  /** Section ids the chunk cites (resolved cross-references), when known. */
+  citedSections?: string[];
 }
 
 /** A reranker's score for one candidate; higher is better. `reasons` explains it (debugging only). */

@@ -2,6 +2,7 @@ import { HierdocError, type Reranker, type ToolConfig } from "@hierdoc/core";
 import { CohereReranker } from "./cohere-reranker.js";
 import { CrossEncoderReranker } from "./cross-encoder-reranker.js";
 import { JinaReranker } from "./jina-reranker.js";
+import { LearnedReranker } from "./learned-reranker.js";
 import { LexicalReranker } from "./lexical-reranker.js";
 import { LlmReranker } from "./llm-reranker.js";
 import { VoyageReranker } from "./voyage-reranker.js";
@@ -32,6 +33,8 @@ export function createReranker(config: RerankConfig | undefined, options: Create
   switch (config.provider) {
     case "lexical":
       return new LexicalReranker();
+    case "learned":
+      return new LearnedReranker({ modelPath: config.model_path });
     case "cohere":
       return new CohereReranker({ ...retry, apiKey: config.api_key ?? env("COHERE_API_KEY"), model: config.name, baseUrl: config.base_url });
     case "voyage":

@@ -1,5 +1,5 @@
 import { HierdocError, type RerankCandidate, type RerankScore, type Reranker } from "@hierdoc/core";
-import { minimalWindow, ngrams, stems } from "./text.js";
+import { FeatureExtractor, type FeatureRow } from "./features.js";
 
 /** Weights of the {@link LexicalReranker}'s linear combination (all signals are in [0, 1]). */
 export interface LexicalWeights {
@@ -45,15 +45,6 @@ export interface LexicalRerankerOptions {
   weights?: Partial<LexicalWeights>;
 }
 
-const SECTION_ID = /\b(?:section|article|rule|regulation|chapter|part|paragraph|§+)\s*((?:\d+[A-Za-z]?)(?:\.\d+[A-Za-z]?)*(?:\([A-Za-z0-9]+\))*)/gi;
-
-/** Section ids a query names ("Rule 2.14", "Article 4(11)", "§ 478.11"), lower-cased. */
-export function sectionIdsIn(query: string): string[] {
-  return [...query.matchAll(SECTION_ID)].map((m) => m[1].toLowerCase());
-}
-
-type Signals = Omit<LexicalWeights, "fused" | "rank">;
-
 /**
  * Offline reranker: re-scores fused candidates with lexical signals fusion does not see (term proximity,
  * phrase matches, section title and parent chain, defined terms, section-id mentions) blended with the
@@ -62,8 +53,8 @@ type Signals = Omit<LexicalWeights, "fused" | "rank">;
 export class LexicalReranker implements Reranker {
   readonly id = "lexical";
   readonly weights: Readonly<LexicalWeights>;
-  /** Analysed chunk texts by content (chunks recur across searches); cleared when it grows past the bound. */
-  private readonly stemCache = new Map<string, string[]>();
+  /** Shared feature computation (see ./features.ts); the lexical signals are its first nine features. */
+  private readonly extractor = new FeatureExtractor();
 
   constructor(options: LexicalRerankerOptions = {}) {
     this.weights = Object.freeze({ ...DEFAULT_LEXICAL_WEIGHTS, ...options.weights });
@@ -92,97 +83,15 @@ export class LexicalReranker implements Reranker {
 
   /** Every signal of every candidate for `query`, each in [0, 1] (the weights are not applied). */
   signalsFor(query: string, candidates: RerankCandidate[]): Array<Record<keyof LexicalWeights, number>> {
-    const q = stems(query);
-    const qSet = new Set(q);
-    const phrases = [...ngrams(q, 2), ...ngrams(q, 3)];
-    const chunkStems = candidates.map((c) => this.stemsOf(c.content));
-    const idf = candidateIdf(qSet, chunkStems);
-    const idfTotal = [...qSet].reduce((s, t) => s + (idf.get(t) ?? 0), 0) || 1;
-    const queryLower = ` ${q.join(" ")} `;
-    const sectionIds = sectionIdsIn(query);
-    const fused = candidates.map((c, i) => c.fusedScore ?? 1 / (i + 1));
-    const fMin = Math.min(...fused);
-    const fSpan = Math.max(...fused) - fMin || 1;
-    return candidates.map((c, i) => ({
-      fused: (fused[i] - fMin) / fSpan,
-      rank: 1 / (c.fusedRank ?? i + 1),
-      ...this.signals(c, chunkStems[i], qSet, phrases, idf, idfTotal, queryLower, sectionIds),
-    }));
-  }
-
-  private stemsOf(text: string): string[] {
-    let out = this.stemCache.get(text);
-    if (!out) {
-      if (this.stemCache.size >= 20_000) this.stemCache.clear();
-      out = stems(text);
-      this.stemCache.set(text, out);
-    }
-    return out;
-  }
-
-  private signals(
-    c: RerankCandidate,
-    seq: string[],
-    qSet: ReadonlySet<string>,
-    phrases: string[],
-    idf: Map<string, number>,
-    idfTotal: number,
-    queryLower: string,
-    sectionIds: string[],
-  ): Signals {
-    const present = new Set(seq.filter((s) => qSet.has(s)));
-    const coverage = [...present].reduce((s, t) => s + (idf.get(t) ?? 0), 0) / idfTotal;
-    const win = minimalWindow(seq, qSet);
-    const proximity = win.covered >= 2 ? (win.covered / win.width) * (win.covered / qSet.size) : 0;
-    let phrase = 0;
-    if (phrases.length > 0) {
-      const text = ` ${seq.join(" ")} `;
-      let hit = 0;
-      let total = 0;
-      for (const p of phrases) {
-        const weight = p.split(" ").length - 1;
-        total += weight;
-        if (text.includes(` ${p} `)) hit += weight;
-      }
-      phrase = hit / total;
-    }
-    const share = (text: string): number => {
-      if (qSet.size === 0) return 0;
-      const s = new Set(stems(text));
-      let n = 0;
-      for (const t of qSet) if (s.has(t)) n++;
-      return n / qSet.size;
-    };
-    const defs = (c.definitions ?? []).map((d) => stems(d.term).join(" ")).filter((t) => t.length > 0);
-    const inQuery = defs.filter((t) => queryLower.includes(` ${t} `));
-    const definitions = defs.length === 0 ? 0 : inQuery.length > 0 ? 1 : 0;
-    let sectionId = 0;
-    if (sectionIds.length > 0) {
-      const own = c.sectionId.toLowerCase();
-      const content = c.content.toLowerCase();
-      if (sectionIds.some((id) => own === id || own.endsWith(` ${id}`) || own.startsWith(`${id} `))) sectionId = 1;
-      else if (sectionIds.some((id) => content.includes(id))) sectionId = 0.5;
-    }
-    return {
-      coverage,
-      proximity,
-      phrase,
-      title: share(c.sectionTitle),
-      chain: share(c.parentChain.join(" ")),
-      definitions,
-      sectionId,
-    };
+    return this.extractor.extract(query, candidates).map((f) => pick(f, LEXICAL_KEYS));
   }
 }
 
-function candidateIdf(qSet: ReadonlySet<string>, docs: string[][]): Map<string, number> {
-  const n = docs.length;
-  const out = new Map<string, number>();
-  for (const t of qSet) {
-    let df = 0;
-    for (const d of docs) if (d.includes(t)) df++;
-    out.set(t, Math.log(1 + (n - df + 0.5) / (df + 0.5)));
-  }
+const LEXICAL_KEYS: ReadonlyArray<keyof LexicalWeights> = Object.keys(DEFAULT_LEXICAL_WEIGHTS) as Array<keyof LexicalWeights>;
+
+function pick(row: FeatureRow, keys: ReadonlyArray<keyof LexicalWeights>): Record<keyof LexicalWeights, number> {
+  const out = {} as Record<keyof LexicalWeights, number>;
+  for (const k of keys) out[k] = row[k];
   return out;
 }
 

@@ -40,6 +40,10 @@ export async function rerankHits(
         definitions: termsOf(r),
         fusedScore: h.score,
         fusedRank: i + 1,
+        scores: h.scores,
+        ranks: h.ranks,
+        chunkType: r.chunkType,
+        citedSections: r.crossReferences.flatMap((x) => (x.targetSectionId && !x.external ? [x.targetSectionId] : [])),
       });
     }
     span.setAttributes({ "rerank.provider": reranker.id, "rerank.candidates": candidates.length, "rerank.top_n": topN });

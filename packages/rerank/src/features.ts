@@ -1,0 +1,200 @@
+import type { RerankCandidate } from "@hierdoc/core";
+import { minimalWindow, ngrams, stems } from "./text.js";
+
+/**
+ * Names of the per-candidate features, in a fixed order. The lexical reranker weights the first nine; the
+ * learned reranker's model names the ones it uses, so a model keeps working when features are added.
+ * Every feature is a number computed from the query and the whole candidate set (no I/O).
+ */
+export const FEATURE_NAMES = [
+  // The lexical reranker's signals, each in [0, 1].
+  "fused",
+  "rank",
+  "coverage",
+  "proximity",
+  "phrase",
+  "title",
+  "chain",
+  "definitions",
+  "sectionId",
+  // Per-leg evidence of the fused hit.
+  "semantic",
+  "semanticNorm",
+  "semanticRank",
+  "keywordNorm",
+  "keywordRank",
+  "exact",
+  // Text and structure.
+  "termShare",
+  "contextShare",
+  "length",
+  "depth",
+  "typeDefinition",
+  "typeRequirement",
+  "typeHeader",
+  // Relations between candidates.
+  "citedBy",
+  "cites",
+  "sectionMates",
+  // Query-level (useful to trees only: a linear model ranks within one query).
+  "queryTerms",
+] as const;
+
+/** One feature name of {@link FEATURE_NAMES}. */
+export type FeatureName = (typeof FEATURE_NAMES)[number];
+
+/** The features of one candidate. */
+export type FeatureRow = Record<FeatureName, number>;
+
+/**
+ * Computes {@link FEATURE_NAMES} for every candidate of a query. Shared by the lexical reranker (its
+ * signals) and the learned reranker (its model inputs), so both see the same numbers. Keeps a bounded cache
+ * of analysed chunk texts (chunks recur across searches).
+ */
+export class FeatureExtractor {
+  private readonly stemCache = new Map<string, string[]>();
+
+  /** Features of each candidate, in candidate order. Candidates without leg scores get 0 for those. */
+  extract(query: string, candidates: readonly RerankCandidate[]): FeatureRow[] {
+    const q = stems(query);
+    const qSet = new Set(q);
+    const ctx: QueryContext = {
+      qSet,
+      phrases: [...ngrams(q, 2), ...ngrams(q, 3)],
+      queryLower: ` ${q.join(" ")} `,
+      sectionIds: sectionIdsIn(query),
+      idf: new Map(),
+      idfTotal: 1,
+    };
+    const chunkStems = candidates.map((c) => this.stemsOf(c.content));
+    ctx.idf = candidateIdf(qSet, chunkStems);
+    ctx.idfTotal = [...qSet].reduce((s, t) => s + (ctx.idf.get(t) ?? 0), 0) || 1;
+    const fused = candidates.map((c, i) => c.fusedScore ?? 1 / (i + 1));
+    const fMin = Math.min(...fused);
+    const fSpan = Math.max(...fused) - fMin || 1;
+    const sem = candidates.map((c) => c.scores?.semantic ?? null);
+    const semVals = sem.filter((x): x is number => x !== null);
+    const sMin = semVals.length ? Math.min(...semVals) : 0;
+    const sSpan = semVals.length ? Math.max(...semVals) - sMin || 1 : 1;
+    const kwMax = Math.max(0, ...candidates.map((c) => c.scores?.keyword ?? 0)) || 1;
+    const sectionCount = new Map<string, number>();
+    for (const c of candidates) sectionCount.set(c.sectionId, (sectionCount.get(c.sectionId) ?? 0) + 1);
+    const citedCount = new Map<string, number>();
+    for (const c of candidates) for (const s of new Set(c.citedSections ?? [])) if (s !== c.sectionId) citedCount.set(s, (citedCount.get(s) ?? 0) + 1);
+    const others = Math.max(1, candidates.length - 1);
+    return candidates.map((c, i) => {
+      const s = sem[i];
+      const kRank = c.ranks?.keyword ?? null;
+      const sRank = c.ranks?.semantic ?? null;
+      return {
+        fused: (fused[i] - fMin) / fSpan,
+        rank: 1 / (c.fusedRank ?? i + 1),
+        ...this.lexical(c, chunkStems[i], ctx),
+        semantic: s ?? 0,
+        semanticNorm: s === null ? 0 : (s - sMin) / sSpan,
+        semanticRank: sRank ? 1 / sRank : 0,
+        keywordNorm: (c.scores?.keyword ?? 0) / kwMax,
+        keywordRank: kRank ? 1 / kRank : 0,
+        exact: c.scores?.exact ? 1 : 0,
+        length: Math.min(1, Math.log1p(chunkStems[i].length) / Math.log(1000)),
+        depth: Math.min(1, c.parentChain.length / 6),
+        typeDefinition: c.chunkType === "definition" ? 1 : 0,
+        typeRequirement: c.chunkType === "requirement" ? 1 : 0,
+        typeHeader: c.chunkType === "header" ? 1 : 0,
+        citedBy: Math.min(1, (citedCount.get(c.sectionId) ?? 0) / 3),
+        cites: (c.citedSections ?? []).some((x) => x !== c.sectionId && sectionCount.has(x)) ? 1 : 0,
+        sectionMates: ((sectionCount.get(c.sectionId) ?? 1) - 1) / others,
+        queryTerms: Math.min(1, qSet.size / 20),
+      };
+    });
+  }
+
+  private stemsOf(text: string): string[] {
+    let out = this.stemCache.get(text);
+    if (!out) {
+      if (this.stemCache.size >= 20_000) this.stemCache.clear();
+      out = stems(text);
+      this.stemCache.set(text, out);
+    }
+    return out;
+  }
+
+  private lexical(c: RerankCandidate, seq: string[], x: QueryContext): Omit<FeatureRow, "fused" | "rank" | LegFeature | StructureFeature> {
+    const { qSet } = x;
+    const present = new Set(seq.filter((s) => qSet.has(s)));
+    const coverage = [...present].reduce((s, t) => s + (x.idf.get(t) ?? 0), 0) / x.idfTotal;
+    const win = minimalWindow(seq, qSet);
+    const proximity = win.covered >= 2 ? (win.covered / win.width) * (win.covered / qSet.size) : 0;
+    let phrase = 0;
+    if (x.phrases.length > 0) {
+      const text = ` ${seq.join(" ")} `;
+      let hit = 0;
+      let total = 0;
+      for (const p of x.phrases) {
+        const weight = p.split(" ").length - 1;
+        total += weight;
+        if (text.includes(` ${p} `)) hit += weight;
+      }
+      phrase = hit / total;
+    }
+    const shareOf = (seq: readonly string[]): number => {
+      if (qSet.size === 0 || seq.length === 0) return 0;
+      const s = new Set(seq);
+      let n = 0;
+      for (const t of qSet) if (s.has(t)) n++;
+      return n / qSet.size;
+    };
+    const share = (text: string): number => (text ? shareOf(stems(text)) : 0);
+    const defs = (c.definitions ?? []).map((d) => stems(d.term).join(" ")).filter((t) => t.length > 0);
+    const definitions = defs.length > 0 && defs.some((t) => x.queryLower.includes(` ${t} `)) ? 1 : 0;
+    let sectionId = 0;
+    if (x.sectionIds.length > 0) {
+      const own = c.sectionId.toLowerCase();
+      const content = c.content.toLowerCase();
+      if (x.sectionIds.some((id) => own === id || own.endsWith(` ${id}`) || own.startsWith(`${id} `))) sectionId = 1;
+      else if (x.sectionIds.some((id) => content.includes(id))) sectionId = 0.5;
+    }
+    return {
+      coverage,
+      proximity,
+      phrase,
+      title: share(c.sectionTitle),
+      chain: share(c.parentChain.join(" ")),
+      definitions,
+      sectionId,
+      termShare: qSet.size === 0 ? 0 : present.size / qSet.size,
+      contextShare: c.context ? shareOf(this.stemsOf(c.context)) : 0,
+    };
+  }
+}
+
+type LegFeature = "semantic" | "semanticNorm" | "semanticRank" | "keywordNorm" | "keywordRank" | "exact";
+type StructureFeature = "length" | "depth" | "typeDefinition" | "typeRequirement" | "typeHeader" | "citedBy" | "cites" | "sectionMates" | "queryTerms";
+
+interface QueryContext {
+  qSet: ReadonlySet<string>;
+  phrases: string[];
+  queryLower: string;
+  sectionIds: string[];
+  idf: Map<string, number>;
+  idfTotal: number;
+}
+
+const SECTION_ID = /\b(?:section|article|rule|regulation|chapter|part|paragraph|§+)\s*((?:\d+[A-Za-z]?)(?:\.\d+[A-Za-z]?)*(?:\([A-Za-z0-9]+\))*)/gi;
+
+/** Section ids a query names ("Rule 2.14", "Article 4(11)", "§ 478.11"), lower-cased. */
+export function sectionIdsIn(query: string): string[] {
+  return [...query.matchAll(SECTION_ID)].map((m) => m[1].toLowerCase());
+}
+
+/** BM25-style IDF of each query stem over the candidate set (a stem in every candidate weighs little). */
+function candidateIdf(qSet: ReadonlySet<string>, docs: string[][]): Map<string, number> {
+  const n = docs.length;
+  const out = new Map<string, number>();
+  for (const t of qSet) {
+    let df = 0;
+    for (const d of docs) if (d.includes(t)) df++;
+    out.set(t, Math.log(1 + (n - df + 0.5) / (df + 0.5)));
+  }
+  return out;
+}
