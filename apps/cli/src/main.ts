@@ -18,6 +18,7 @@ const commands = {
   lookup: () => import("./commands/lookup.js"),
   search: () => import("./commands/search.js"),
   serve: () => import("./commands/serve.js"),
+  trainRanker: () => import("./commands/train-ranker.js"),
 };
 
 /** Builds the `hierdoc` program; each action stores its exit code in `result.code`. */
@@ -111,6 +112,21 @@ export function buildProgram(result: { code: number }): Command {
       .option("--json", "print the metrics as JSON")
       .addOption(otelOpt()),
   ).action(run(async (opts: object) => (await commands.eval()).evalCommand(opts)));
+  configOpts(
+    program
+      .command("train-ranker")
+      .description("train the learned reranker on your questions and gold (qrels), reporting cross-validated metrics before/after")
+      .requiredOption("--qrels <file>", "hierdoc-qrels JSON (the format `hierdoc eval` reads)")
+      .requiredOption("--out <file>", "the ranker JSON to write (use it with rerank: {provider: learned, model_path: FILE})")
+      .addOption(indexOpt())
+      .option("--folds <k>", "cross-validation folds, by question (default 5)")
+      .option("--candidates <n>", "fused candidates per query, as the rerank stage's `candidates` (default 50)")
+      .addOption(new Option("--kind <kind>", "model").choices(["trees", "linear"]).default("trees"))
+      .option("--trees <n>", "boosting rounds of the trees model (default 100)")
+      .option("--k <n>", "metric cut-off (default 10)")
+      .option("--cache <file>", "reuse (or write) the collected candidates, for repeated runs")
+      .option("--json", "print the metrics as JSON"),
+  ).action(run(async (opts: object) => (await commands.trainRanker()).trainRankerCommand(opts)));
   configOpts(
     program
       .command("serve")
