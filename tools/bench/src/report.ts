@@ -3,6 +3,7 @@ import { basename, dirname, join } from "node:path";
 import type { EvalMetrics } from "@hierdoc/eval";
 import type { MachineInfo } from "./machine.js";
 import { extractEmbedderSection, spliceEmbedderSection } from "./embedder-report.js";
+import { extractRankerSection, spliceRankerSection } from "./ranker-report.js";
 import { fmt, markdownTable, verdict } from "./markdown.js";
 import type { QualityRow } from "./quality.js";
 import type { LatencySummary } from "./stats.js";
@@ -108,7 +109,9 @@ export function writeReport(r: BenchResults, outFile: string): void {
 /** `report` with the embedder-bench section of the existing `outFile` spliced in (unchanged when there is none). */
 export function keepEmbedderSection(outFile: string, report: string): string {
   const old = existsSync(outFile) ? extractEmbedderSection(readFileSync(outFile, "utf8")) : undefined;
-  return old ? spliceEmbedderSection(report, old) : report;
+  const ranker = existsSync(outFile) ? extractRankerSection(readFileSync(outFile, "utf8")) : undefined;
+  const withEmbedder = old ? spliceEmbedderSection(report, old) : report;
+  return ranker ? spliceRankerSection(withEmbedder, ranker) : withEmbedder;
 }
 
 /** The latency-vs-corpus-size plot (p95, log-log). */
