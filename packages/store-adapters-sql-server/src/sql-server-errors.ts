@@ -18,9 +18,9 @@ export function serverOf(connectionString: string): string {
  * Maps an `mssql` / tedious error to a {@link HierdocError} naming the adapter, the operation and the server
  * (never the connection string).
  *
- * A connection that cannot be made (ESOCKET, ECONNREFUSED, DNS, connect ETIMEOUT) and transient server errors
- * (deadlock 1205, Azure SQL 40501/40613/40197/…) → `E_STORE_UNAVAILABLE` (retryable); a request timeout
- * (`ETIMEOUT` on a request) → `E_TIMEOUT`; a login failure (`ELOGIN`) → `E_STORE` naming
+ * A connection that cannot be made (ESOCKET, ECONNREFUSED, DNS) and transient server errors (Azure SQL
+ * 40501/40613/40197/…) → `E_STORE_UNAVAILABLE` (retryable); deadlock 1205 → `E_STORE` (retryable); a connect
+ * or request timeout (`ETIMEOUT`) → `E_TIMEOUT` (retryable, not retried within the call); a login failure (`ELOGIN`) → `E_STORE` naming
  * `vector_store.connection_string`; a vector size error → `E_DIMENSION_MISMATCH`; other errors → `E_STORE`.
  */
 export function mapSqlServerError(err: unknown, operation: string, server: string): HierdocError {
@@ -33,11 +33,13 @@ export function mapSqlServerError(err: unknown, operation: string, server: strin
   let reason = message;
   if (name === "ConnectionError" && code === "ELOGIN") {
     reason = `${message} (check vector_store.connection_string)`;
+  } else if (code === "ETIMEOUT") {
+    // A connect or request timeout: the server accepted nothing or answered nothing in time. Reported once
+    // (not retried within the call), like the other adapters' hung services.
+    failure = { code: "E_TIMEOUT", retryable: true };
   } else if (name === "ConnectionError" || transport !== undefined) {
     failure = { code: "E_STORE_UNAVAILABLE", retryable: true };
     if (typeof code === "string") reason = `${message} (${code})`;
-  } else if (code === "ETIMEOUT") {
-    failure = { code: "E_TIMEOUT", retryable: true };
   } else if (typeof number === "number" && TRANSIENT.has(number)) {
     failure = { code: number === 1205 ? "E_STORE" : "E_STORE_UNAVAILABLE", retryable: true };
   } else if (/vector dimensions?|dimension.*(mismatch|do not match)|vector\(\d+\) is incompatible with vector\(\d+\)/i.test(message)) {

@@ -206,10 +206,11 @@ describe("the real mssql client (tedious) against sockets that fail", () => {
       await new Promise((resolve) => server.close(resolve));
     });
 
-    it("fails open after the connect timeout with a retryable E_STORE_UNAVAILABLE", async () => {
+    it("fails open once, after the connect timeout, with a retryable E_TIMEOUT (not retried within the call)", async () => {
       const port = (server.address() as { port: number }).port;
-      const s = new SqlServerStore({ connectionString: `Server=127.0.0.1,${port};Database=hd;User Id=u;Password=p;Encrypt=false`, retries: 0, timeoutMs: 1000 });
-      await expectStoreUnavailable(s.open(OPEN), { adapter: "sql-server", operation: "open" });
+      const s = new SqlServerStore({ connectionString: `Server=127.0.0.1,${port};Database=hd;User Id=u;Password=p;Encrypt=false`, retries: 3, timeoutMs: 1000 });
+      const err = await expectHierdocError(s.open(OPEN), { code: "E_TIMEOUT", adapter: "sql-server", operation: "open", retryable: true });
+      expect(err.details.attempts).toBeUndefined();
     });
   });
 });
