@@ -128,7 +128,11 @@ export class MemoryStore implements VectorStoreAdapter {
     await this.openAnn(manifest);
   }
 
-  /** Loads the snapshot's graph when it is intact and built with the same settings, else rebuilds it when due. */
+  /**
+   * Loads the snapshot's graph when it is intact and built with the same settings. Otherwise searches stay
+   * exact and the graph is built by the next upsert (and saved by the next flush), or by {@link buildAnnIndex}:
+   * a read-only process over an index written without a graph does not pay for a build.
+   */
   private async openAnn(manifest: SnapshotManifest): Promise<void> {
     const ann = this.ann;
     const matrix = this.matrix as VectorMatrix;
@@ -144,10 +148,21 @@ export class MemoryStore implements VectorStoreAdapter {
           return;
         }
       } catch {
-        // Derived data: rebuilt below from the vectors.
+        // Derived data: rebuilt by the next write.
       }
     }
-    ann.buildIfDue(matrix);
+  }
+
+  /**
+   * Builds the HNSW graph now when `ann` is on, the store holds at least `ann.threshold` records and no
+   * graph is loaded (e.g. an index written before graphs were saved, or with other settings); the next
+   * flush after a write saves it. Returns whether searches now use a graph.
+   * @throws HierdocError E_STORE when the store is not open or the ANN library cannot load.
+   */
+  async buildAnnIndex(): Promise<boolean> {
+    const matrix = this.ready("buildAnnIndex");
+    this.ann?.buildIfDue(matrix);
+    return this.ann?.active(matrix.length) ?? false;
   }
 
   private checkManifest(manifest: SnapshotManifest, options: StoreOpenOptions): void {

@@ -166,7 +166,10 @@ async function quality(): Promise<object> {
   const reranker = createReranker(config.rerank, { env: (k) => process.env[k] });
   const out: Record<string, object> = {};
   for (const [name, ann] of [["exact", false], ["ann", { threshold: Number(opt("threshold", "5000")), threads: 1 }]] as const) {
-    const tool = await HierarchicalDocumentTool.open({ config, indexDir: dir, store: new MemoryStore({ dir: join(dir, "store"), ann }), embedder, reranker });
+    const store = new MemoryStore({ dir: join(dir, "store"), ann });
+    const tool = await HierarchicalDocumentTool.open({ config, indexDir: dir, store, embedder, reranker });
+    // The CLI wrote this index without a graph (it is below the default threshold): build one in memory.
+    if (ann !== false && !(await store.buildAnnIndex())) throw new Error("the HNSW graph was not built");
     for (const m of ["hybrid", "semantic"] as SearchMode[]) {
       const run: RunEntry[] = [];
       for (const q of qrels.queries) {
