@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { closedPort } from "@hierdoc/core/testing";
 import { findStore } from "@hierdoc/runtime";
+import { FakeCosmos } from "@hierdoc/store-adapters-azure-cosmos/testing";
 import { FakeAzureSearch } from "@hierdoc/store-adapters-azure-search/testing";
 import { FakeMongo } from "@hierdoc/store-adapters-mongodb/testing";
 import { FakeOpenSearch } from "@hierdoc/store-adapters-opensearch/testing";
@@ -45,6 +46,9 @@ async function mongo(): Promise<WireServer> {
   return { url: server.url, writes: () => server.find("update").length + server.find("insert").length, stop: () => server.stop() };
 }
 
+/** The account key the Cosmos stand-in checks request signatures with (base64, like a real key). */
+const COSMOS_KEY = Buffer.from("hierdoc end-to-end cosmos account key").toString("base64");
+
 /** GloVe vectors have 100 dimensions; the Pinecone stand-in serves one index of a fixed dimension. */
 const GLOVE_DIMENSIONS = 100;
 
@@ -65,6 +69,12 @@ const ROWS: Row[] = [
     env: () => ({ E2E_AZURE_SEARCH_KEY: "test-key" }),
   },
   { provider: "opensearch", start: () => http(new FakeOpenSearch()), block: (url) => `url: "${url}", index: gdpr` },
+  {
+    provider: "azure-cosmos-nosql",
+    start: () => http(new FakeCosmos(COSMOS_KEY)),
+    block: (url) => `endpoint: "${url}", key: "\${E2E_COSMOS_KEY}", database: hierdoc, container: gdpr`,
+    env: () => ({ E2E_COSMOS_KEY: COSMOS_KEY }),
+  },
   {
     provider: "mongodb",
     start: mongo,

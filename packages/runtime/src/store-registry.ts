@@ -1,4 +1,5 @@
 import { configProblems, HierdocError, type StoreDescriptor, type ToolConfig } from "@hierdoc/core";
+import { azureCosmosStore } from "@hierdoc/store-adapters-azure-cosmos/descriptor";
 import { azureSearchStore } from "@hierdoc/store-adapters-azure-search/descriptor";
 import { chromaStore } from "@hierdoc/store-adapters-chroma/descriptor";
 import { faissStore } from "@hierdoc/store-adapters-faiss/descriptor";
@@ -27,6 +28,7 @@ export const STORE_DESCRIPTORS: readonly StoreDescriptor[] = [
   azureSearchStore,
   mongodbStore,
   opensearchStore,
+  azureCosmosStore,
 ] as unknown as readonly StoreDescriptor[];
 
 /** How the index manifest stores a secret value (see the tool's `redactConfig`). */

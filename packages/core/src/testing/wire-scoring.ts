@@ -26,15 +26,16 @@ export function bm25Rank<T>(
   stopWords: ReadonlySet<string> = new Set(),
 ): Array<{ item: T; score: number }> {
   const terms = new Set(wordTokens(query, stopWords));
-  const docs = items.map((item) => ({ item, toks: wordTokens(textOf(item), stopWords) }));
+  const docs = items.map((item) => ({ item, toks: cachedTokens(textOf(item), stopWords) }));
   const avg = docs.reduce((s, d) => s + d.toks.length, 0) / Math.max(1, docs.length);
+  const df = new Map([...terms].map((t) => [t, docs.filter((d) => d.toks.includes(t)).length]));
   return docs
     .map(({ item, toks }) => {
       let score = 0;
       for (const t of terms) {
         const tf = toks.filter((x) => x === t).length;
         if (tf === 0) continue;
-        const n = docs.filter((d) => d.toks.includes(t)).length;
+        const n = df.get(t)!;
         const idf = Math.log(1 + (docs.length - n + 0.5) / (n + 0.5));
         score += (idf * tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * toks.length) / avg));
       }
@@ -42,4 +43,18 @@ export function bm25Rank<T>(
     })
     .filter((r) => r.score > 0)
     .sort((a, b) => b.score - a.score);
+}
+
+/** Tokens of recently scored texts: fakes score the same stored texts on every query (and every page of one). */
+const tokenCache = new Map<string, string[]>();
+const TOKEN_CACHE_LIMIT = 50_000;
+
+function cachedTokens(text: string, stopWords: ReadonlySet<string>): string[] {
+  if (stopWords.size > 0) return wordTokens(text, stopWords);
+  let toks = tokenCache.get(text);
+  if (toks === undefined) {
+    if (tokenCache.size >= TOKEN_CACHE_LIMIT) tokenCache.clear();
+    tokenCache.set(text, (toks = wordTokens(text)));
+  }
+  return toks;
 }

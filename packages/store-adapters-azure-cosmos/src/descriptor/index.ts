@@ -1,8 +1,8 @@
-import { defineStore, requiredFor, storeConfig, storeTimeout } from "@hierdoc/core";
+import { defineStore, requiredFor, serviceUrl, storeConfig, storeTimeout } from "@hierdoc/core";
 import { z } from "zod";
 
 const config = storeConfig(["azure-cosmos-nosql", "azure-cosmos"], {
-  endpoint: requiredFor("azure-cosmos-nosql", "Account endpoint, `https://ACCOUNT.documents.azure.com:443/`"),
+  endpoint: serviceUrl("Account endpoint, `https://ACCOUNT.documents.azure.com:443/`", "azure-cosmos-nosql"),
   key: requiredFor("azure-cosmos-nosql", "Account key (primary or secondary); write it as ${AZURE_COSMOS_KEY}").meta({ secret: true }),
   database: z.string().min(1).optional().describe("Database id, created when missing (default `hierdoc`)"),
   container: z.string().min(1).optional().describe("Container id, created when missing with the vector and full-text policies (default `chunks`)"),
