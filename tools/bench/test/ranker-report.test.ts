@@ -1,0 +1,54 @@
+import { describe, expect, it } from "@jest/globals";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { RANKER_SECTION_BEGIN, RANKER_SECTION_END, extractRankerSection, renderRankerSection, spliceRankerSection, type RankerBenchResults } from "../src/ranker-report.js";
+import { keepEmbedderSection } from "../src/report.js";
+
+const lat = (p95: number) => ({ n: 10, mean: p95 / 2, p50: p95 / 2, p95, p99: p95, max: p95 });
+const results = (learnedMap: number, learnedP95: number, rank1: number): RankerBenchResults => ({
+  started: "2026-12-03T09:00:00Z",
+  finished: "2026-12-03T09:20:00Z",
+  machine: { cpuModel: "cpu", cores: 2, ramGiB: 24, freeRamGiB: 16, node: "v20", platform: "linux", loadAverage: [1, 1, 1] },
+  loadAtEnd: [2, 2, 2],
+  kind: "trees",
+  cv: { folds: 5, k: 10, candidates: 50, queries: 2788, fused: { recall: 0.766, map: 0.6019 }, lexical: { recall: 0.7818, map: 0.629 }, learned: { recall: 0.789, map: learnedMap }, seconds: 600 },
+  shippedSame: true,
+  policyqa: { queries: 3809, fused: { recall: 0.5, map: 0.3 }, lexical: { recall: 0.5, map: 0.31 }, learned: { recall: 0.51, map: 0.32 }, lexicalMs: lat(3), learnedMs: lat(2) },
+  latency: { queries: 500, fused: { recall: 0.7, map: 0.6 }, lexical: { recall: 0.7, map: 0.6 }, learned: { recall: 0.7, map: 0.6 }, lexicalMs: lat(8), learnedMs: lat(learnedP95) },
+  exact: [{ name: "CFR 27", queries: 100, rank1 }],
+  commands: ["node apps/cli/bin/hierdoc.js train-ranker …"],
+});
+
+describe("ranker report section", () => {
+  it("states each target's verdict from the numbers", () => {
+    const miss = renderRankerSection(results(0.6389, 7.5, 99));
+    expect(miss).toContain("| ObliQA dev cross-validated MAP@10 ≥ 0.68 | 0.6389 | **not met** |");
+    expect(miss).toMatch(/added rerank p95 ≤ 5 ms at 50 candidates \| learned 7\.50 ms .*\*\*not met\*\*/);
+    expect(miss).toContain("| exact lookups (US Code, CFR; 3 forms) 100% rank 1 | 99/100 | **not met** |");
+    const met = renderRankerSection(results(0.7, 1.2, 100));
+    expect(met).toContain("| ObliQA dev cross-validated MAP@10 ≥ 0.68 | 0.7000 | **met** |");
+    expect(met).toContain("| exact lookups (US Code, CFR; 3 forms) 100% rank 1 | 100/100 | **met** |");
+  });
+
+  it("replaces its own section, inserts before Notes and limits, and survives a rewrite of the main report", () => {
+    const first = renderRankerSection(results(0.6, 2, 100));
+    const doc = spliceRankerSection("# Benchmarks\n\n## 1. Quality\n\n## Notes and limits\n\n- x\n", first);
+    expect(doc.indexOf(RANKER_SECTION_BEGIN)).toBeLessThan(doc.indexOf("## Notes and limits"));
+    const second = renderRankerSection(results(0.65, 2, 100));
+    const again = spliceRankerSection(doc, second);
+    expect(again.split(RANKER_SECTION_BEGIN)).toHaveLength(2);
+    expect(extractRankerSection(again)).toBe(second);
+    const dir = mkdtempSync(join(tmpdir(), "hierdoc-ranker-report-"));
+    try {
+      const file = join(dir, "benchmarks.md");
+      writeFileSync(file, again);
+      const rewritten = keepEmbedderSection(file, "# Benchmarks (new run)\n\n## Notes and limits\n");
+      expect(rewritten).toContain("# Benchmarks (new run)");
+      expect(rewritten).toContain("0.6500");
+      expect(rewritten.indexOf(RANKER_SECTION_END)).toBeLessThan(rewritten.indexOf("## Notes and limits"));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
