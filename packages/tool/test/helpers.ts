@@ -20,9 +20,13 @@ export function workspace(): { dir: string; docs: string; index: string; cleanup
   return { dir, docs, index: join(dir, "index"), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Opens a tool over a memory store persisted in `index`, with the deterministic hash embedder. */
+/**
+ * Opens a tool over a memory store persisted in `index`, with the deterministic hash embedder. Files are
+ * converted in the test's thread (`ingest.workers: 0`) unless `overrides` or the ingest call say otherwise:
+ * worker threads run the built packages (dist), which the worker tests exercise on purpose.
+ */
 export async function openTool(index: string, overrides: Partial<ToolConfigInput> = {}, onWarning?: (m: string) => void): Promise<HierarchicalDocumentTool> {
-  const config = ToolConfigSchema.parse({ name: "t", type: "hierarchical_document", source: ".", ...overrides });
+  const config = ToolConfigSchema.parse({ name: "t", type: "hierarchical_document", source: ".", ingest: { workers: 0 }, ...overrides });
   return HierarchicalDocumentTool.open({
     config,
     indexDir: index,
