@@ -10,6 +10,7 @@ import { opensearchStore } from "@hierdoc/store-adapters-opensearch/descriptor";
 import { pineconeStore } from "@hierdoc/store-adapters-pinecone/descriptor";
 import { postgresStore } from "@hierdoc/store-adapters-postgres/descriptor";
 import { qdrantStore } from "@hierdoc/store-adapters-qdrant/descriptor";
+import { sqlServerStore } from "@hierdoc/store-adapters-sql-server/descriptor";
 import { weaviateStore } from "@hierdoc/store-adapters-weaviate/descriptor";
 
 /**
@@ -29,6 +30,7 @@ export const STORE_DESCRIPTORS: readonly StoreDescriptor[] = [
   mongodbStore,
   opensearchStore,
   azureCosmosStore,
+  sqlServerStore,
 ] as unknown as readonly StoreDescriptor[];
 
 /** How the index manifest stores a secret value (see the tool's `redactConfig`). */

@@ -10,7 +10,12 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** Replaces `${VAR}` references of a descriptor's example with placeholder values (no service is contacted). */
 function fill(example: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(example).replace(/\$\{[A-Z_]+\}/g, (ref) => (ref.includes("URI") ? "mongodb://127.0.0.1:27017/" : ref.includes("DATABASE_URL") ? "postgres://u@127.0.0.1:5432/db" : "k")));
+  const values: Record<string, string> = {
+    "${MONGODB_URI}": "mongodb://127.0.0.1:27017/",
+    "${DATABASE_URL}": "postgres://u@127.0.0.1:5432/db",
+    "${SQLSERVER_CONNECTION_STRING}": "Server=tcp:127.0.0.1,1433;Database=db;User Id=u;Password=p;Encrypt=false",
+  };
+  return JSON.parse(JSON.stringify(example).replace(/\$\{[A-Z_]+\}/g, (ref) => values[ref] ?? "k"));
 }
 const toolWith = (vectorStore: Record<string, unknown>) => ToolConfigSchema.parse({ name: "t", type: "hierarchical_document", source: ".", vector_store: vectorStore });
 

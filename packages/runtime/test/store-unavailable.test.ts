@@ -12,6 +12,13 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const USER = "alice";
 const SECRET = "s3cr3t-pw";
 
+/** The examples' connection-string references, as strings with credentials for a server at `port`. */
+const CONNECTION_STRINGS: Record<string, (port: number) => string> = {
+  "${MONGODB_URI}": (port) => `mongodb://${USER}:${SECRET}@127.0.0.1:${port}/?directConnection=true`,
+  "${DATABASE_URL}": (port) => `postgres://${USER}:${SECRET}@127.0.0.1:${port}/db`,
+  "${SQLSERVER_CONNECTION_STRING}": (port) => `Server=tcp:127.0.0.1,${port};Database=db;User Id=${USER};Password=${SECRET};Encrypt=false`,
+};
+
 /**
  * A store's example block pointed at a port nothing listens on: every URL becomes `http://127.0.0.1:PORT`, secrets
  * (`${…}`) become a password, and connection strings carry it (`mongodb://alice:s3cr3t-pw@127.0.0.1:PORT`), to
@@ -25,9 +32,9 @@ function pointedAt(example: Readonly<Record<string, unknown>>, port: number): Re
     else if (/^https?:\/\//.test(value)) {
       remote = true;
       out[key] = `http://127.0.0.1:${port}`;
-    } else if (/^\$\{(MONGODB_URI|DATABASE_URL)\}$/.test(value)) {
+    } else if (CONNECTION_STRINGS[value] !== undefined) {
       remote = true;
-      out[key] = value.includes("MONGODB") ? `mongodb://${USER}:${SECRET}@127.0.0.1:${port}/?directConnection=true` : `postgres://${USER}:${SECRET}@127.0.0.1:${port}/db`;
+      out[key] = CONNECTION_STRINGS[value](port);
     } else out[key] = value.replace(/\$\{[A-Z_]+\}/, SECRET);
   }
   return remote ? out : undefined;
