@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RerankConfigSchema, ToolConfigSchema, type RerankCandidate } from "@hierdoc/core";
-import { CohereReranker, CrossEncoderReranker, JinaReranker, LexicalReranker, LlmReranker, createReranker } from "@hierdoc/rerank";
+import { CohereReranker, CrossEncoderReranker, JinaReranker, LearnedReranker, LexicalReranker, LlmReranker, createReranker } from "@hierdoc/rerank";
 
 const cfg = (input: Record<string, unknown>) => RerankConfigSchema.parse(input);
 const cand: RerankCandidate = { id: "a", content: "text", context: "", sectionId: "1", sectionTitle: "", parentChain: [] };
@@ -16,7 +16,8 @@ describe("createReranker", () => {
     expect(tool.rerank).toMatchObject({ provider: "lexical", candidates: 30, timeout_seconds: 10, max_retries: 2 });
     expect(ToolConfigSchema.safeParse({ name: "t", type: "hierarchical_document", source: ".", rerank: { provider: "bm42" } }).success).toBe(false);
     const byDefault = ToolConfigSchema.parse({ name: "t", type: "hierarchical_document", source: "." }).rerank;
-    expect(createReranker(byDefault)).toBeInstanceOf(LexicalReranker);
+    expect(byDefault.provider).toBe("learned");
+    expect(createReranker(byDefault)).toBeInstanceOf(LearnedReranker);
   });
 
   it("builds each provider, reading API keys through env", () => {
