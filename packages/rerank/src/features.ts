@@ -52,7 +52,7 @@ export type FeatureRow = Record<FeatureName, number>;
  * of analysed chunk texts (chunks recur across searches).
  */
 export class FeatureExtractor {
-  private readonly stemCache = new Map<string, string[]>();
+  private readonly cache = new Map<string, Analysed>();
 
   /** Features of each candidate, in candidate order. Candidates without leg scores get 0 for those. */
   extract(query: string, candidates: readonly RerankCandidate[]): FeatureRow[] {
@@ -66,8 +66,9 @@ export class FeatureExtractor {
       idf: new Map(),
       idfTotal: 1,
     };
-    const chunkStems = candidates.map((c) => this.stemsOf(c.content));
-    ctx.idf = candidateIdf(qSet, chunkStems);
+    const analysed = candidates.map((c) => this.analysedOf(c.content));
+    const chunkStems = analysed.map((a) => a.seq);
+    ctx.idf = candidateIdf(qSet, analysed);
     ctx.idfTotal = [...qSet].reduce((s, t) => s + (ctx.idf.get(t) ?? 0), 0) || 1;
     const fused = candidates.map((c, i) => c.fusedScore ?? 1 / (i + 1));
     const fMin = Math.min(...fused);
@@ -89,7 +90,7 @@ export class FeatureExtractor {
       return {
         fused: (fused[i] - fMin) / fSpan,
         rank: 1 / (c.fusedRank ?? i + 1),
-        ...this.lexical(c, chunkStems[i], ctx),
+        ...this.lexical(c, analysed[i], ctx),
         semantic: s ?? 0,
         semanticNorm: s === null ? 0 : (s - sMin) / sSpan,
         semanticRank: sRank ? 1 / sRank : 0,
@@ -109,25 +110,28 @@ export class FeatureExtractor {
     });
   }
 
-  private stemsOf(text: string): string[] {
-    let out = this.stemCache.get(text);
+  /** Stems of a text, its space-joined form (phrase lookups) and its stem set, cached by text. */
+  private analysedOf(text: string): Analysed {
+    let out = this.cache.get(text);
     if (!out) {
-      if (this.stemCache.size >= 20_000) this.stemCache.clear();
-      out = stems(text);
-      this.stemCache.set(text, out);
+      if (this.cache.size >= 20_000) this.cache.clear();
+      const seq = stems(text);
+      out = { seq, joined: ` ${seq.join(" ")} `, set: new Set(seq) };
+      this.cache.set(text, out);
     }
     return out;
   }
 
-  private lexical(c: RerankCandidate, seq: string[], x: QueryContext): Omit<FeatureRow, "fused" | "rank" | LegFeature | StructureFeature> {
+  private lexical(c: RerankCandidate, a: Analysed, x: QueryContext): Omit<FeatureRow, "fused" | "rank" | LegFeature | StructureFeature> {
     const { qSet } = x;
-    const present = new Set(seq.filter((s) => qSet.has(s)));
+    const seq = a.seq;
+    const present = new Set([...qSet].filter((t) => a.set.has(t)));
     const coverage = [...present].reduce((s, t) => s + (x.idf.get(t) ?? 0), 0) / x.idfTotal;
     const win = minimalWindow(seq, qSet);
     const proximity = win.covered >= 2 ? (win.covered / win.width) * (win.covered / qSet.size) : 0;
     let phrase = 0;
     if (x.phrases.length > 0) {
-      const text = ` ${seq.join(" ")} `;
+      const text = a.joined;
       let hit = 0;
       let total = 0;
       for (const p of x.phrases) {
@@ -163,13 +167,19 @@ export class FeatureExtractor {
       definitions,
       sectionId,
       termShare: qSet.size === 0 ? 0 : present.size / qSet.size,
-      contextShare: c.context ? shareOf(this.stemsOf(c.context)) : 0,
+      contextShare: c.context ? shareOf(this.analysedOf(c.context).seq) : 0,
     };
   }
 }
 
 type LegFeature = "semantic" | "semanticNorm" | "semanticRank" | "keywordNorm" | "keywordRank" | "exact";
 type StructureFeature = "length" | "depth" | "typeDefinition" | "typeRequirement" | "typeHeader" | "citedBy" | "cites" | "sectionMates" | "queryTerms";
+
+interface Analysed {
+  seq: string[];
+  joined: string;
+  set: Set<string>;
+}
 
 interface QueryContext {
   qSet: ReadonlySet<string>;
@@ -188,12 +198,12 @@ export function sectionIdsIn(query: string): string[] {
 }
 
 /** BM25-style IDF of each query stem over the candidate set (a stem in every candidate weighs little). */
-function candidateIdf(qSet: ReadonlySet<string>, docs: string[][]): Map<string, number> {
+function candidateIdf(qSet: ReadonlySet<string>, docs: readonly Analysed[]): Map<string, number> {
   const n = docs.length;
   const out = new Map<string, number>();
   for (const t of qSet) {
     let df = 0;
-    for (const d of docs) if (d.includes(t)) df++;
+    for (const d of docs) if (d.set.has(t)) df++;
     out.set(t, Math.log(1 + (n - df + 0.5) / (df + 0.5)));
   }
   return out;

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { ToolConfigSchema, type RerankCandidate, type Reranker } from "@hierdoc/core";
 import { HashEmbedder } from "@hierdoc/embeddings";
 import { evaluateRun, loadQrels, toRunResult, type RunResult } from "@hierdoc/eval";
-import { DEFAULT_RANKER_MODEL_PATH, LearnedReranker, LexicalReranker, candidateFromResult } from "@hierdoc/rerank";
+import { DEFAULT_RANKER_MODEL_PATH, FeatureExtractor, LearnedReranker, LexicalReranker, candidateFromResult } from "@hierdoc/rerank";
 import { openIndex } from "@hierdoc/runtime";
 import { MemoryStore } from "@hierdoc/store-adapters-memory";
 import { HierarchicalDocumentTool } from "@hierdoc/tool";
@@ -50,7 +50,9 @@ async function rerankQuality(index: string, qrelsPath: string, limit = Infinity)
   const tool = await openIndex({ index }, { mustExist: true, env: (n) => process.env[n] });
   const rerankers: Record<string, Reranker | undefined> = { fused: undefined, lexical: new LexicalReranker(), learned: new LearnedReranker() };
   const runs: Record<string, Map<string, RunResult[]>> = { fused: new Map(), lexical: new Map(), learned: new Map() };
-  const times: Record<string, number[]> = { lexical: [], learned: [] };
+  const times: Record<string, number[]> = { lexical: [], learned: [], model: [] };
+  const extractor = new FeatureExtractor();
+  const model = rerankers.learned as LearnedReranker;
   try {
     for (const query of qrels.queries.slice(0, limit)) {
       const res = (await tool.search(query.query, { topK: 50, mode: "hybrid", rerank: false })).results;
@@ -66,6 +68,11 @@ async function rerankQuality(index: string, qrelsPath: string, limit = Infinity)
         times[name].push(performance.now() - t0);
         runs[name].set(query.id, scores.map((s) => toRunResult(byId.get(s.id)!)));
       }
+      // The model alone (scoring and sorting precomputed feature rows): what `learned` adds over the features.
+      const rows = extractor.extract(query.query, cands);
+      const t1 = performance.now();
+      model.order(cands, rows);
+      times.model.push(performance.now() - t1);
     }
   } finally {
     await tool.close();
@@ -75,7 +82,7 @@ async function rerankQuality(index: string, qrelsPath: string, limit = Infinity)
     const x = evaluateRun(sub, runs[name], { k: 10 }).metrics;
     return { recall: r4(x.recall), map: r4(x.map) };
   };
-  return { queries: sub.queries.length, fused: m("fused"), lexical: m("lexical"), learned: m("learned"), lexicalMs: summarize(times.lexical), learnedMs: summarize(times.learned) };
+  return { queries: sub.queries.length, fused: m("fused"), lexical: m("lexical"), learned: m("learned"), lexicalMs: summarize(times.lexical), learnedMs: summarize(times.learned), modelMs: summarize(times.model) };
 }
 
 /** US Code and CFR gold sections in three surface forms, hybrid search with the learned stage configured. */
@@ -131,6 +138,7 @@ async function main(): Promise<void> {
     // The cross-validated numbers the train-ranker run that wrote the shipped model recorded in it.
     const shipped = JSON.parse(readFileSync(DEFAULT_RANKER_MODEL_PATH, "utf8")) as { metrics: RankerBenchResults["cv"]; trainedOn: { queries: number; candidates: number } };
     cv = { ...shipped.metrics, queries: shipped.trainedOn.queries, candidates: shipped.trainedOn.candidates, seconds: Number.NaN };
+    commands.push("# earlier, writing the shipped model: node apps/cli/bin/hierdoc.js train-ranker --qrels $WORK/obliqa.qrels.json --index $WORK/idx-obliqa --out packages/rerank/models/obliqa-dev.v1.json --kind trees --folds 5 --cache $WORK/obliqa-cands50.jsonl");
     shippedSame = "not checked";
   } else {
     log(`ObliQA dev: ${kind} train-ranker, 5-fold by question`);
@@ -148,6 +156,7 @@ async function main(): Promise<void> {
   log("exact lookups");
   const exact = await exactLookups();
 
+  commands.push(["node tools/bench/dist/ranker-bench.js", ...argv].join(" ").replaceAll(work, "$WORK"));
   const results: RankerBenchResults = {
     started: started.toISOString(), finished: new Date().toISOString(), machine, loadAtEnd: loadavg() as [number, number, number],
     kind, cv, shippedSame, policyqa, latency, exact, commands,

@@ -10,6 +10,17 @@ interface Metrics {
   mrr?: number;
 }
 
+/** Reranked quality and per-search compute of one query set (`modelMs`: the learned model alone, features precomputed). */
+export interface RerankRun {
+  queries: number;
+  fused: Metrics;
+  lexical: Metrics;
+  learned: Metrics;
+  lexicalMs: LatencySummary;
+  learnedMs: LatencySummary;
+  modelMs: LatencySummary;
+}
+
 /** Raw numbers of one ranker-bench run. */
 export interface RankerBenchResults {
   started: string;
@@ -21,8 +32,8 @@ export interface RankerBenchResults {
   cv: { folds: number; k: number; candidates: number; queries: number; fused: Metrics; lexical: Metrics; learned: Metrics; seconds: number };
   /** The model the CV run wrote (trained on all ObliQA dev) is byte-identical to the shipped one. */
   shippedSame: boolean | "not checked";
-  policyqa: { queries: number; fused: Metrics; lexical: Metrics; learned: Metrics; lexicalMs: LatencySummary; learnedMs: LatencySummary };
-  latency: { queries: number; fused: Metrics; lexical: Metrics; learned: Metrics; lexicalMs: LatencySummary; learnedMs: LatencySummary };
+  policyqa: RerankRun;
+  latency: RerankRun;
   exact: Array<{ name: string; queries: number; rank1: number }>;
   commands: string[];
 }
@@ -87,6 +98,10 @@ export function renderRankerSection(r: RankerBenchResults): string {
     "|---|---|---|---|---|",
     `| lexical | ${ms(lat.lexicalMs.p50)} | ${ms(lat.lexicalMs.p95)} | ${ms(lat.lexicalMs.p99)} | ${ms(lat.lexicalMs.max)} |`,
     `| learned | ${ms(lat.learnedMs.p50)} | ${ms(lat.learnedMs.p95)} | ${ms(lat.learnedMs.p99)} | ${ms(lat.learnedMs.max)} |`,
+    `| learned: the model alone (features precomputed) | ${ms(lat.modelMs.p50)} | ${ms(lat.modelMs.p95)} | ${ms(lat.modelMs.p99)} | ${ms(lat.modelMs.max)} |`,
+    "",
+    "Both rerankers compute the same features (the shared `FeatureExtractor`); the learned one then runs its trees instead of the lexical weighted sum. " +
+      "Against the previous default (lexical) the learned stage adds the model's time only; against no rerank stage at all it adds the whole learned row (plus fetching 50 records, which any rerank stage does).",
     "",
     "### Targets (issue 17)",
     "",
@@ -94,7 +109,8 @@ export function renderRankerSection(r: RankerBenchResults): string {
     "|---|---|---|",
     `| ObliQA dev cross-validated R@10 ≥ 0.82 | ${f4(r.cv.learned.recall)} | ${verdict(r.cv.learned.recall >= 0.82)} |`,
     `| ObliQA dev cross-validated MAP@10 ≥ 0.68 | ${f4(r.cv.learned.map)} | ${verdict(r.cv.learned.map >= 0.68)} |`,
-    `| added rerank p95 ≤ 5 ms at 50 candidates | learned ${ms(lat.learnedMs.p95)} (lexical ${ms(lat.lexicalMs.p95)}) | ${verdict(lat.learnedMs.p95 <= 5)} |`,
+    `| added rerank p95 ≤ 5 ms at 50 candidates, over the lexical stage (the model) | ${ms(lat.modelMs.p95)} | ${verdict(lat.modelMs.p95 <= 5)} |`,
+    `| added rerank p95 ≤ 5 ms at 50 candidates, over no rerank stage (features + model) | ${ms(lat.learnedMs.p95)} | ${verdict(lat.learnedMs.p95 <= 5)} |`,
     `| exact lookups (US Code, CFR; 3 forms) 100% rank 1 | ${r1}/${q} | ${verdict(r1 === q)} |`,
     `| PolicyQA dev does not drop (vs fused) | MAP@10 ${f4(r.policyqa.learned.map)} vs ${f4(r.policyqa.fused.map)} | ${verdict(r.policyqa.learned.map >= r.policyqa.fused.map && r.policyqa.learned.recall >= r.policyqa.fused.recall)} |`,
     "",
