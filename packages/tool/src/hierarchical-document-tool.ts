@@ -30,6 +30,7 @@ import type { IngestContext } from "./ingest-pipeline.js";
 import type { IngestProgress, IngestReport } from "./ingest-types.js";
 import { acquireIndexLock } from "./index-lock.js";
 import { writeIndexManifest } from "./index-manifest.js";
+import { isUnitOf, type IncomingReference } from "./incoming-reference.js";
 import { rerankHits } from "./rerank-stage.js";
 import { buildResults } from "./search-results.js";
 import { TitlePhraseIndex } from "./title-phrase.js";
@@ -327,22 +328,31 @@ export class HierarchicalDocumentTool {
     return this.terms.list();
   }
 
-  /** Outgoing and incoming cross-references of a section. */
-  async refs(id: string): Promise<{ sectionId: string | null; outgoing: ChunkRecord["crossReferences"]; incoming: Array<{ fromSectionId: string; sourcePath: string; text: string }> }> {
+  /**
+   * Outgoing and incoming cross-references of a section. A citation counts as incoming when it resolves to
+   * the section itself or to a unit inside it ("point (a) of Article 6(1)" cites Article 6): the resolved
+   * target lies in one of the section's chunks, or its id is the section id followed by a unit ("6(1)",
+   * ".2"), never merely a longer number ("Article 60"). Each incoming entry keeps the citation's exact text
+   * and the exact unit it resolved to (`targetSectionId`). Citations made inside the section itself are not
+   * listed as incoming.
+   */
+  async refs(id: string): Promise<{ sectionId: string | null; outgoing: ChunkRecord["crossReferences"]; incoming: IncomingReference[] }> {
     const records = await this.section(id);
     if (records.length === 0) return { sectionId: null, outgoing: [], incoming: [] };
     const sectionId = records[0].sectionId;
     const sourcePath = records[0].sourcePath;
     const outgoing = records.flatMap((r) => r.crossReferences.map((x) => this.resolver.resolve(x, r.sourcePath)));
-    const incoming: Array<{ fromSectionId: string; sourcePath: string; text: string }> = [];
+    const incoming: IncomingReference[] = [];
     for await (const r of this.store.scan()) {
+      if (r.sourcePath === sourcePath && r.sectionId === sectionId) continue;
       for (const x of r.crossReferences) {
         const resolved = this.resolver.resolve(x, r.sourcePath);
-        if (resolved.external || resolved.targetSectionId !== sectionId) continue;
-        const targetSource = (resolved.targetChunkId && this.catalog.get(resolved.targetChunkId)?.sourcePath) || r.sourcePath;
-        if (targetSource === sourcePath && !(r.sourcePath === sourcePath && r.sectionId === sectionId)) {
-          incoming.push({ fromSectionId: r.sectionId, sourcePath: r.sourcePath, text: x.text });
-        }
+        if (resolved.external || !resolved.targetSectionId) continue;
+        const target = resolved.targetChunkId ? this.catalog.get(resolved.targetChunkId) : undefined;
+        const targetSource = target?.sourcePath ?? r.sourcePath;
+        if (targetSource !== sourcePath) continue;
+        const inside = target?.sectionId === sectionId || isUnitOf(resolved.targetSectionId, sectionId);
+        if (inside) incoming.push({ fromSectionId: r.sectionId, sourcePath: r.sourcePath, text: x.text, targetSectionId: resolved.targetSectionId });
       }
     }
     return { sectionId, outgoing, incoming };

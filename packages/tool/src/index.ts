@@ -13,6 +13,7 @@ export { summarizeSkipped, describeSkipped, type SkippedSummary } from "./skippe
 export { looksLikeText, isTextFile } from "./text-sniff.js";
 export { Catalog, type CatalogEntry, type FileState } from "./catalog.js";
 export { acquireIndexLock, type IndexLock } from "./index-lock.js";
+export { isUnitOf, type IncomingReference } from "./incoming-reference.js";
 export { buildResults, type RoutedHit } from "./search-results.js";
 export type { FileOutcome, FileReport, IngestProgress, IngestReport } from "./ingest-types.js";
 export { writeIndexManifest, MANIFEST, type IndexManifest } from "./index-manifest.js";
