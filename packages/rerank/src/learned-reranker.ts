@@ -35,14 +35,17 @@ export class LearnedReranker implements Reranker {
   async rerank(query: string, candidates: RerankCandidate[], topN: number): Promise<RerankScore[]> {
     if (!Number.isInteger(topN) || topN < 1) throw new HierdocError("E_INVALID_ARGUMENT", `topN must be a positive integer (got ${topN})`);
     const rows = this.extractor.extract(query, candidates);
-    return this.order(candidates, rows).slice(0, topN);
+    return this.order(candidates, rows, topN);
   }
 
-  /** Scores candidates from precomputed feature rows, best first (fused order breaks ties). */
-  order(candidates: readonly RerankCandidate[], rows: readonly FeatureRow[]): RerankScore[] {
-    const scored = candidates.map((c, i) => ({ i, s: { id: c.id, score: scoreRow(this.model, rows[i]), reasons: reasonsOf(this.model, rows[i]) } }));
-    scored.sort((a, b) => b.s.score - a.s.score || a.i - b.i);
-    return scored.map((x) => x.s);
+  /**
+   * Scores candidates from precomputed feature rows, best first (fused order breaks ties); the best `topN`
+   * (default all) carry their feature values as `reasons`.
+   */
+  order(candidates: readonly RerankCandidate[], rows: readonly FeatureRow[], topN = candidates.length): RerankScore[] {
+    const scored = candidates.map((c, i) => ({ i, id: c.id, score: scoreRow(this.model, rows[i]) }));
+    scored.sort((a, b) => b.score - a.score || a.i - b.i);
+    return scored.slice(0, topN).map((x) => ({ id: x.id, score: x.score, reasons: reasonsOf(this.model, rows[x.i]) }));
   }
 }
 

@@ -71,7 +71,7 @@ async function rerankQuality(index: string, qrelsPath: string, limit = Infinity)
       // The model alone (scoring and sorting precomputed feature rows): what `learned` adds over the features.
       const rows = extractor.extract(query.query, cands);
       const t1 = performance.now();
-      model.order(cands, rows);
+      model.order(cands, rows, 10);
       times.model.push(performance.now() - t1);
     }
   } finally {

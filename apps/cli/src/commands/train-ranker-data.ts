@@ -65,8 +65,17 @@ export async function collectCandidates(
   } finally {
     await t.close();
   }
-  if (cachePath) await writeFile(cachePath, [JSON.stringify(header), ...out.map((q) => JSON.stringify({ ...q, run: q.run.map(({ content: _c, ...rest }) => rest) }))].join("\n") + "\n");
+  if (cachePath) await writeFile(cachePath, [JSON.stringify(header), ...out.map((q) => JSON.stringify(slim(q)))].join("\n") + "\n");
   return out;
+}
+
+/** A cache line: content once (in the candidate), defined terms without their definition text (features read the term only). */
+function slim(q: Omit<TrainingQuery, "labels">): Omit<TrainingQuery, "labels"> {
+  return {
+    ...q,
+    candidates: q.candidates.map((c) => ({ ...c, definitions: c.definitions?.map((d) => ({ term: d.term })) })),
+    run: q.run.map(({ content: _c, ...rest }) => rest),
+  };
 }
 
 async function readCache(path: string, header: Record<string, unknown>): Promise<Array<Omit<TrainingQuery, "labels">> | undefined> {
