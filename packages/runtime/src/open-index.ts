@@ -5,6 +5,7 @@ import { createEmbedder } from "@hierdoc/embeddings";
 import { HierarchicalDocumentTool } from "@hierdoc/tool";
 import { createKeywordIndex } from "./create-keyword-index.js";
 import { createStore } from "./create-store.js";
+import { withoutStoreSecrets } from "./store-registry.js";
 import { indexDirOf, readManifest, type IndexLocation } from "./index-folder.js";
 import { resolveConfig, type Env } from "./resolve-config.js";
 
@@ -54,10 +55,13 @@ export async function openIndex(loc: IndexLocation, options: OpenIndexOptions): 
     : undefined;
   const embedder = await createConfiguredEmbedder(config, options.env, options.onProgress);
   const store = await createStore(config, indexDir, options.env);
+  // The tool records its config in the index manifest: the store's secret keys (connection strings with
+  // passwords included) stay out of it, whatever their name.
+  const recorded = { ...config, vector_store: withoutStoreSecrets(config) };
   const keywordIndex = await createKeywordIndex(config, options.env);
   const reranker =
     config.rerank && config.rerank.provider !== "none"
       ? (await loadRerank()).createReranker(config.rerank, { env: options.env, contextModel: config.context_model })
       : undefined;
-  return HierarchicalDocumentTool.open({ config, indexDir, store, embedder, onWarning: options.onWarning, contextGenerator, keywordIndex, reranker });
+  return HierarchicalDocumentTool.open({ config: recorded, indexDir, store, embedder, onWarning: options.onWarning, contextGenerator, keywordIndex, reranker });
 }

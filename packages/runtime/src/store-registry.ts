@@ -94,3 +94,13 @@ export function resolveStore(config: Pick<ToolConfig, "vector_store">): { descri
 function withoutUndefined(block: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(block).filter(([, v]) => v !== undefined));
 }
+
+/**
+ * A copy of a tool's `vector_store` block with every key its store declares secret replaced by `***` (how the
+ * index manifest keeps secrets), for what is written to disk. Unknown providers are returned unchanged.
+ */
+export function withoutStoreSecrets(config: Pick<ToolConfig, "vector_store">): ToolConfig["vector_store"] {
+  const block = config.vector_store as Record<string, unknown>;
+  const secret = new Set(findStore(String(block.provider))?.keys.filter((k) => k.secret).map((k) => k.key) ?? []);
+  return Object.fromEntries(Object.entries(block).map(([k, v]) => [k, secret.has(k) && v != null ? REDACTED : v])) as ToolConfig["vector_store"];
+}
