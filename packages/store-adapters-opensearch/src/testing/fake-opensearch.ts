@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- a wire stand-in: request bodies are arbitrary JSON, checked by the tests */
 // A small in-memory stand-in for the OpenSearch REST API calls the store makes (docs.opensearch.org):
-// GET /{index}/_mapping, PUT /{index}, PUT /_search/pipeline/{id}, POST /_bulk (NDJSON), POST /{index}/_mget,
+// GET /{index}/_mapping, HEAD /{index}, PUT /{index}, PUT /_search/pipeline/{id}, POST /_bulk (NDJSON), POST /{index}/_mget,
 // POST /{index}/_delete_by_query, /{index}/_count and /{index}/_search with match_all, match (BM25), bool +
 // terms filter, knn (cosinesimil score (1 + cos) / 2, filter inside the clause), search_after on a keyword
 // sort, and `hybrid` run through a normalization-processor pipeline (min_max + weighted arithmetic_mean).
@@ -67,6 +67,8 @@ export class FakeOpenSearch extends RecordingHttpServer<RecordedRequest> {
     const name = parts[0];
     const index = this.indices.get(name);
     const missing: [number, unknown] = [404, { error: { root_cause: [{ type: "index_not_found_exception", reason: `no such index [${name}]` }], type: "index_not_found_exception", reason: `no such index [${name}]`, index: name }, status: 404 }];
+    // HEAD /{index}: `indices.exists` (the keyword index of @hierdoc/keyword-search asks before creating its index).
+    if (parts.length === 1 && method === "HEAD") return index === undefined ? [404, {}] : [200, {}];
     if (parts.length === 1 && method === "PUT") {
       if (index !== undefined) return [400, { error: { root_cause: [{ type: "resource_already_exists_exception", reason: `index [${name}/x] already exists` }], type: "resource_already_exists_exception", reason: `index [${name}/x] already exists` }, status: 400 }];
       this.indices.set(name, { body, docs: new Map() });
@@ -140,10 +142,11 @@ export class FakeOpenSearch extends RecordingHttpServer<RecordedRequest> {
         continue;
       }
       const doc = lines[++i] as Doc;
-      const dims = index?.body.mappings.properties.vector.dimension;
+      // An index without a `vector` field (the keyword index's text + source_path mapping) takes any document.
+      const dims = index?.body.mappings.properties.vector?.dimension;
       if (index === undefined) {
         items.push({ [action]: { _index: meta._index, _id: meta._id, status: 404, error: { type: "index_not_found_exception", reason: `no such index [${meta._index}]` } } });
-      } else if (doc.vector.length !== dims) {
+      } else if (dims !== undefined && doc.vector?.length !== dims) {
         items.push({ [action]: { _index: meta._index, _id: meta._id, status: 400, error: { type: "mapper_parsing_exception", reason: `failed to parse field [vector] of type [knn_vector] in document with id '${meta._id}'. Preview of field's value: 'null'`, caused_by: { type: "illegal_argument_exception", reason: `Vector dimension mismatch. Expected: ${dims}, Given: ${doc.vector.length}` } } } });
       } else {
         const existed = index.docs.has(meta._id);
