@@ -3,6 +3,7 @@
 //   build    --src OBLIQA_INDEX --out DIR --size N --dims D [--quantization f32|f16]
 //   latency  --index DIR --src OBLIQA_INDEX --queries FILE --dims D [--n 300] [--recall-n 200]
 //   quality  --index OBLIQA_INDEX --qrels FILE [--threshold 5000]
+//   store-latency --index STORE_DIR --src OBLIQA_INDEX --queries FILE --dims D [--n 200] [--recall-n 100]  (the store alone)
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
@@ -157,6 +158,63 @@ async function latency(): Promise<object> {
   return { dims, chunks, ann: opt("quantization", "f32") !== "off", annOnDisk: manifest.files.ann !== undefined, openMs, openCpuMs, latency: latencyMs, cpu: cpuMs, servingPeakRssMb, recallAt10: asked ? hit / (asked * 10) : null, recallQueries: asked, loadAverage: loads };
 }
 
+/** The store alone (no BM25 / tool): open time, dense search wall and CPU per query, peak RSS, ANN recall@10 against an exact scan. */
+async function storeLatency(): Promise<object> {
+  const dir = resolve(opt("index"));
+  const dims = Number(opt("dims"));
+  const n = Number(opt("n", "200"));
+  const embedder = await embedderFor(resolve(opt("src")), dims);
+  const queries = await Promise.all(readQueries(opt("queries")).slice(0, n).map((q) => embedder.embedQuery(q.query)));
+  const loads = [load()];
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  const store = new MemoryStore({ dir, ann: annConfig() });
+  await store.open({ embedderId: embedder.id, dimensions: dims });
+  const openMs = performance.now() - t0;
+  const openCpuMs = ((d) => (d.user + d.system) / 1000)(process.cpuUsage(c0));
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  const answers: string[][] = [];
+  for (const v of queries) {
+    const c = process.cpuUsage();
+    const t = performance.now();
+    answers.push((await store.vectorSearch({ vector: v, topK: 10 })).map((h) => h.id));
+    wall.push(performance.now() - t);
+    const d = process.cpuUsage(c);
+    cpu.push((d.user + d.system) / 1000);
+  }
+  loads.push(load());
+  const servingPeakRssMb = peakRssMb();
+  const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { count: number; files: { vectors: { name: string }; ann?: unknown } };
+  const buf = readFileSync(join(dir, manifest.files.vectors.name));
+  const vectors = new Float32Array(buf.buffer, buf.byteOffset, buf.byteLength / 4);
+  const ids: string[] = [];
+  for await (const r of store.scan()) ids.push(r.id);
+  let hit = 0;
+  const recallN = Math.min(queries.length, Number(opt("recall-n", "100")));
+  for (let qi = 0; qi < recallN; qi++) {
+    const v = queries[qi];
+    let norm = 0;
+    for (const x of v) norm += x * x;
+    const inv = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+    const top: Array<[number, number]> = [];
+    for (let r = 0, off = 0; r < manifest.count; r++, off += dims) {
+      let s = 0;
+      for (let j = 0; j < dims; j++) s += vectors[off + j] * v[j];
+      s *= inv;
+      if (top.length < 10 || s > top[top.length - 1][1]) {
+        top.push([r, s]);
+        top.sort((a, b) => b[1] - a[1]);
+        if (top.length > 10) top.pop();
+      }
+    }
+    const got = new Set(answers[qi]);
+    for (const [r] of top) if (got.has(ids[r])) hit++;
+  }
+  await store.close();
+  return { dims, chunks: manifest.count, annOnDisk: manifest.files.ann !== undefined, openMs, openCpuMs, semantic: summarize(wall), semanticCpu: summarize(cpu), servingPeakRssMb, recallAt10: hit / (recallN * 10), recallQueries: recallN, loadAverage: loads };
+}
+
 /** ObliQA dev R@10 / MAP@10 (hybrid with the default reranker, and semantic), exact store vs the HNSW graph. */
 async function quality(): Promise<object> {
   const dir = resolve(opt("index"));
@@ -184,7 +242,7 @@ async function quality(): Promise<object> {
   return { chunks: existsSync(join(dir, "store")) ? JSON.parse(readFileSync(join(dir, "store", "manifest.json"), "utf8")).count : null, threshold: Number(opt("threshold", "5000")), metrics: out, loadAverage: load() };
 }
 
-const modes: Record<string, () => Promise<object>> = { build, latency, quality };
+const modes: Record<string, () => Promise<object>> = { build, latency, quality, "store-latency": storeLatency };
 const run = modes[mode];
 if (!run) throw new Error(`scale-worker: unknown mode ${mode} (build | latency | quality)`);
 process.stdout.write(JSON.stringify(await run()) + "\n");
