@@ -1,5 +1,6 @@
 import type { Chunk, ConvertedDocument, DefinitionEntry, Section } from "@hierdoc/core";
-import { DocumentMap, paragraphs } from "./document-map.js";
+import { DocumentMap, paragraphs, type Paragraph } from "./document-map.js";
+import { enumeratedPointsEnd } from "./enumerated-points.js";
 import { isGlossaryHeader, matchDefinitions, type DefinitionMatch } from "./definition-patterns.js";
 import { matchTechnicalTerms } from "./technical-terms.js";
 import { normalizeTerm } from "./normalize.js";
@@ -42,7 +43,10 @@ export function extractDefinitions(doc: ConvertedDocument, sections: Section[], 
   const titled = new Set<Section>();
   let glossaryTable = false;
   let table: "none" | "pending" | "other" = "none";
-  for (const para of paragraphs(doc)) {
+  const paras = paragraphs(doc);
+  const isHeading = (p: Paragraph) => doc.format === "markdown" && /^\s{0,3}#{1,6}\s/.test(p.text);
+  for (let index = 0; index < paras.length; index++) {
+    const para = paras[index];
     const line = para.text.trim();
     if (TABLE_MARK.test(line)) {
       glossaryTable = false;
@@ -85,6 +89,10 @@ export function extractDefinitions(doc: ConvertedDocument, sections: Section[], 
       const sourceSection = unitId(section, base, m.point);
       const termNormalized = normalizeTerm(m.term);
       if (!termNormalized) continue;
+      let end = para.start + m.textEnd;
+      if (/:\s*$/.test(para.text.slice(m.textStart, m.textEnd)) && !para.text.slice(m.textEnd).trim()) {
+        end = enumeratedPointsEnd(paras, index, start, isHeading) ?? end;
+      }
       const baseId = `${doc.sourcePath}#def:${sourceSection}:${termNormalized}`;
       const n = (ids.get(baseId) ?? 0) + 1;
       ids.set(baseId, n);
@@ -92,12 +100,12 @@ export function extractDefinitions(doc: ConvertedDocument, sections: Section[], 
         id: n === 1 ? baseId : `${baseId}:${n}`,
         term: m.term,
         termNormalized,
-        definitionText: para.text.slice(m.textStart, m.textEnd),
+        definitionText: doc.text.slice(start, end),
         sourcePath: doc.sourcePath,
         sourceSection,
         chunkId: chunk?.id ?? "",
         start,
-        end: para.start + m.textEnd,
+        end,
         ...(m.point === undefined ? {} : { point: m.point }),
       });
     }

@@ -21,7 +21,11 @@ d(`definitions against gold annotations (${parserName})${skipReason}`, () => {
     let exact = 0;
     for (const g of gold) {
       const hit = defs.find((x) => x.termNormalized === normalizeTerm(g.term));
-      if (hit && hit.sourceSection === `${g.article}(${g.point})` && hit.definitionText.trim() === g.text.trim()) exact++;
+      // The gold keeps only the lead-in of a definition that continues in points ("‘main establishment’ means:");
+      // the extractor adds the points (a), (b) … after it.
+      const text = hit?.definitionText.trim() ?? "";
+      const same = text === g.text.trim() || (g.text.trim().endsWith(":") && text.startsWith(g.text.trim()) && /^\s+\(a\)/.test(text.slice(g.text.trim().length)));
+      if (hit && hit.sourceSection === `${g.article}(${g.point})` && same) exact++;
     }
     const inArt4 = defs.filter((x) => x.sourceSection.startsWith("Article 4("));
     report.gdpr = { gold: gold.length, exact, extractedInArticle4: inArt4.length, extractedTotal: defs.length };
