@@ -12,7 +12,8 @@ import {
   type SectionJson,
 } from "@hierdoc/agent-tools";
 import type { HierarchicalDocumentTool } from "@hierdoc/tool";
-import { gdprIndex, gdprSkipNote, hasGdpr } from "./gdpr-index.js";
+import { gdprIndex, gdprSkipNote, hasGdpr, type GdprIndex } from "@hierdoc/core/testing";
+import { openIndex } from "@hierdoc/runtime";
 
 describe("section URIs", () => {
   it("round-trip file name and section id, percent-encoded", () => {
@@ -64,10 +65,10 @@ describe("input schemas", () => {
 
 const suite = hasGdpr ? describe : describe.skip;
 suite(`the agent tools on the GDPR${gdprSkipNote}`, () => {
-  let fixture: Awaited<ReturnType<typeof gdprIndex>>;
+  let fixture: GdprIndex<HierarchicalDocumentTool>;
   let tool: HierarchicalDocumentTool;
   beforeAll(async () => {
-    fixture = await gdprIndex();
+    fixture = await gdprIndex(openIndex);
     tool = await fixture.open();
   }, 120_000);
   afterAll(async () => {

@@ -3,17 +3,18 @@ import { generateText, stepCountIs, tool } from "ai";
 import { z } from "zod";
 import { aiSdkToolPicker, hierdocToolSet } from "@hierdoc/ai-sdk";
 import type { HierarchicalDocumentTool } from "@hierdoc/tool";
-import { gdprIndex, gdprSkipNote, hasGdpr } from "./gdpr-index.js";
+import { gdprIndex, gdprSkipNote, hasGdpr, type GdprIndex } from "@hierdoc/core/testing";
+import { openIndex } from "@hierdoc/runtime";
 import { scriptedModel, toolResultsIn } from "./scripted-model.js";
 
 const getWeather = tool({ description: "Current weather and forecast for a city.", inputSchema: z.object({ city: z.string().describe("city name") }), execute: async ({ city }) => `sunny in ${city}` });
 
 const suite = hasGdpr ? describe : describe.skip;
 suite(`@hierdoc/ai-sdk on the GDPR with the AI SDK's generateText and MockLanguageModelV3${gdprSkipNote}`, () => {
-  let fixture: Awaited<ReturnType<typeof gdprIndex>>;
+  let fixture: GdprIndex<HierarchicalDocumentTool>;
   let index: HierarchicalDocumentTool;
   beforeAll(async () => {
-    fixture = await gdprIndex();
+    fixture = await gdprIndex(openIndex);
     index = await fixture.open();
   }, 120_000);
   afterAll(async () => {

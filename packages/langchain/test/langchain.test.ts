@@ -8,7 +8,8 @@ import { FakeStreamingChatModel } from "@langchain/core/utils/testing";
 import { z } from "zod";
 import { HierdocRetriever, hierdocTools, langChainToolPicker } from "@hierdoc/langchain";
 import type { HierarchicalDocumentTool } from "@hierdoc/tool";
-import { gdprIndex, gdprSkipNote, hasGdpr } from "./gdpr-index.js";
+import { gdprIndex, gdprSkipNote, hasGdpr, type GdprIndex } from "@hierdoc/core/testing";
+import { openIndex } from "@hierdoc/runtime";
 
 const weather = lcTool(async ({ city }) => `sunny in ${city}`, {
   name: "get_weather",
@@ -23,10 +24,10 @@ const email = lcTool(async () => "sent", {
 
 const suite = hasGdpr ? describe : describe.skip;
 suite(`@hierdoc/langchain on the GDPR with LangChain's real classes${gdprSkipNote}`, () => {
-  let fixture: Awaited<ReturnType<typeof gdprIndex>>;
+  let fixture: GdprIndex<HierarchicalDocumentTool>;
   let tool: HierarchicalDocumentTool;
   beforeAll(async () => {
-    fixture = await gdprIndex();
+    fixture = await gdprIndex(openIndex);
     tool = await fixture.open();
   }, 120_000);
   afterAll(async () => {

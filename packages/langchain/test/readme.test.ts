@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { gdprIndex, gdprSkipNote, hasGdpr } from "./gdpr-index.js";
+import { gdprIndex, gdprSkipNote, hasGdpr } from "@hierdoc/core/testing";
+import { openIndex } from "@hierdoc/runtime";
 import { langChainExample } from "./readme-example.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -32,7 +33,7 @@ const suite = hasGdpr ? describe : describe.skip;
 suite(`the README example on the GDPR${gdprSkipNote}`, () => {
   let fixture: Awaited<ReturnType<typeof gdprIndex>>;
   beforeAll(async () => {
-    fixture = await gdprIndex();
+    fixture = await gdprIndex(openIndex);
   }, 120_000);
   afterAll(() => fixture?.cleanup());
 

@@ -4,14 +4,15 @@ import { BaseRetriever } from "@llamaindex/core/retriever";
 import { MetadataMode, NodeRelationship, TextNode } from "@llamaindex/core/schema";
 import { HierdocRetriever } from "@hierdoc/llamaindex";
 import type { HierarchicalDocumentTool } from "@hierdoc/tool";
-import { gdprIndex, gdprSkipNote, hasGdpr } from "./gdpr-index.js";
+import { gdprIndex, gdprSkipNote, hasGdpr, type GdprIndex } from "@hierdoc/core/testing";
+import { openIndex } from "@hierdoc/runtime";
 
 const suite = hasGdpr ? describe : describe.skip;
 suite(`@hierdoc/llamaindex on the GDPR with LlamaIndex.TS's real classes${gdprSkipNote}`, () => {
-  let fixture: Awaited<ReturnType<typeof gdprIndex>>;
+  let fixture: GdprIndex<HierarchicalDocumentTool>;
   let tool: HierarchicalDocumentTool;
   beforeAll(async () => {
-    fixture = await gdprIndex();
+    fixture = await gdprIndex(openIndex);
     tool = await fixture.open();
   }, 120_000);
   afterAll(async () => {

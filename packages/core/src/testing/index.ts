@@ -24,3 +24,5 @@ export { axisVector, chunkRecordFor, paragraphRecords, randomVector } from "./pa
 export { bm25Rank, cosineSimilarity, wordTokens } from "./wire-scoring.js";
 export { reopenableStore, serveDuringSuite } from "./serve-during-suite.js";
 export type { SuiteService } from "./serve-during-suite.js";
+export { GDPR_MARKDOWN, gdprIndex, gdprSkipNote, hasGdpr } from "./gdpr-index.js";
+export type { GdprIndex, IndexOpener, IngestibleIndex } from "./gdpr-index.js";
