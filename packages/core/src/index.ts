@@ -6,6 +6,8 @@ export * from "./config.js";
 export * from "./store-errors.js";
 export * from "./vector-check.js";
 export * from "./keep-last-by-id.js";
+export * from "./upsert-records.js";
+export * from "./query-words.js";
 export * from "./store-retry.js";
 export * from "./http-failure.js";
 export * from "./chunk-uuid.js";

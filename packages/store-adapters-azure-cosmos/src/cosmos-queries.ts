@@ -11,13 +11,8 @@ export const CHUNK_KIND = "chunk";
 /** Value of the `kind` field of the document recording the embedder and vector size. */
 export const META_KIND = "meta";
 
-/**
- * Words of a full-text query as Cosmos full-text functions take them: lower-cased letter/digit runs,
- * distinct, in order, at most `max` (Cosmos limits the terms of one `FullTextScore`).
- */
-export function queryTerms(text: string, max = 16): string[] {
-  return [...new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].slice(0, max);
-}
+/** Words of a full-text query as Cosmos full-text functions take them (at most 16: Cosmos limits the terms of one `FullTextScore`). */
+export { distinctQueryWords as queryTerms } from "@hierdoc/core";
 
 /** The terms as Cosmos string literals, comma separated (`"right", "erasure"`). Terms are word runs, so JSON quoting is exact. */
 function literals(terms: string[]): string {

@@ -7,7 +7,7 @@ import {
   batchesOf,
   chunkUuid,
   fetchInOrder,
-  keepLastById,
+  uniqueUpsertRecords,
   redactUrl,
   storeErrorBuilder,
   vectorChecker,
@@ -195,11 +195,7 @@ export class CosmosStore implements VectorStoreAdapter {
    */
   async upsert(records: StoreRecord[]): Promise<void> {
     const container = this.ready("upsert");
-    for (const { record, vector } of records) {
-      if (typeof record?.id !== "string" || record.id.length === 0) throw this.error("E_INVALID_ARGUMENT", "upsert", "every record needs a non-empty string id");
-      this.checkVector(vector, "upsert", record.id);
-    }
-    for (const batch of batchesOf(keepLastById(records, (r) => r.record.id), this.capabilities.maxBatchSize)) {
+    for (const batch of batchesOf(uniqueUpsertRecords(records, { checkVector: this.checkVector, error: this.error }), this.capabilities.maxBatchSize)) {
       await this.pool(batch, ({ record, vector }) => {
         const doc: ChunkDocument = { id: chunkUuid(record.id), kind: CHUNK_KIND, sourcePath: record.sourcePath, chunkId: record.id, text: record.indexedText, vector: Array.from(vector), record };
         return this.call("upsert", () => container.items.upsert(doc, this.deadline()));

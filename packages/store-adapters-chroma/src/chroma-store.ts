@@ -7,7 +7,7 @@ import type {
   StoreRecord,
   VectorStoreAdapter,
 } from "@hierdoc/core";
-import { HierdocError, assertOpenDimensions, assertSameDimensions, assertSameEmbedder, batchesOf, fetchInOrder, keepLastById, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
+import { HierdocError, assertOpenDimensions, assertSameDimensions, assertSameEmbedder, batchesOf, fetchInOrder, uniqueUpsertRecords, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
 import { ChromaClient, type Collection, type Where } from "chromadb";
 import { ADAPTER, withRetry, type RetryPolicy } from "./errors.js";
 import { decodeRecord, encodeRecord } from "./record-codec.js";
@@ -151,13 +151,7 @@ export class ChromaStore implements VectorStoreAdapter {
    */
   async upsert(records: StoreRecord[]): Promise<void> {
     const collection = this.ready("upsert");
-    for (const { record, vector } of records) {
-      if (typeof record?.id !== "string" || record.id.length === 0) {
-        throw this.error("E_INVALID_ARGUMENT", "upsert", "every record needs a non-empty string id");
-      }
-      this.checkVector(vector, "upsert", record.id);
-    }
-    const unique = keepLastById(records, (r) => r.record.id);
+    const unique = uniqueUpsertRecords(records, { checkVector: this.checkVector, error: this.error });
     for (const batch of batchesOf(unique, this.caps.maxBatchSize)) {
       const encoded = batch.map(({ record }) => encodeRecord(record));
       await this.call("upsert", () =>

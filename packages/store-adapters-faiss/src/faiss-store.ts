@@ -1,5 +1,5 @@
 import type { ChunkRecord, ScoredId, StoreCapabilities, StoreOpenOptions, StoreQuery, StoreRecord, VectorStoreAdapter } from "@hierdoc/core";
-import { HierdocError, assertOpenDimensions, assertSameDimensions, assertSameEmbedder, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
+import { HierdocError, assertOpenDimensions, assertSameDimensions, assertSameEmbedder, assertUpsertRecords, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
 import { AnnIndex, type AnnQuantization } from "@hierdoc/ann";
 import { readFolder, writeFolder, type FaissManifest, type StoredEntry } from "./faiss-files.js";
 
@@ -95,10 +95,7 @@ export class FaissStore implements VectorStoreAdapter {
    */
   async upsert(records: StoreRecord[]): Promise<void> {
     const entries = this.ready("upsert");
-    for (const { record, vector } of records) {
-      if (typeof record?.id !== "string" || record.id.length === 0) throw this.error("E_INVALID_ARGUMENT", "upsert", "every record needs a non-empty string id");
-      this.checkVector(vector, "upsert", record.id);
-    }
+    assertUpsertRecords(records, { checkVector: this.checkVector, error: this.error });
     for (const { record, vector } of records) {
       const old = this.labels.get(record.id);
       if (old !== undefined) {

@@ -7,7 +7,7 @@ import type {
   StoreRecord,
   VectorStoreAdapter,
 } from "@hierdoc/core";
-import { HierdocError, assertOpenDimensions, assertSameDimensions, assertSameEmbedder, batchesOf, fetchInOrder, keepLastById, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
+import { HierdocError, assertOpenDimensions, assertSameDimensions, assertSameEmbedder, batchesOf, fetchInOrder, uniqueUpsertRecords, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
 import { connect, Index, makeArrowTable, rerankers, type Connection, type FtsOptions, type Table } from "@lancedb/lancedb";
 import type { Schema } from "apache-arrow";
 import { ADAPTER, mapLanceError } from "./errors.js";
@@ -116,13 +116,7 @@ export class LanceDbStore implements VectorStoreAdapter {
    */
   async upsert(records: StoreRecord[]): Promise<void> {
     const table = this.ready("upsert");
-    for (const { record, vector } of records) {
-      if (typeof record?.id !== "string" || record.id.length === 0) {
-        throw this.error("E_INVALID_ARGUMENT", "upsert", "every record needs a non-empty string id");
-      }
-      this.checkVector(vector, "upsert", record.id);
-    }
-    const unique = keepLastById(records, (r) => r.record.id);
+    const unique = uniqueUpsertRecords(records, { checkVector: this.checkVector, error: this.error });
     for (const batch of batchesOf(unique, LANCEDB_MAX_BATCH)) {
       const rows = batch.map(({ record, vector }) => encodeRow(record, vector));
       await this.call("upsert", () =>

@@ -8,7 +8,7 @@ import type {
   StoreRecord,
   VectorStoreAdapter,
 } from "@hierdoc/core";
-import { HierdocError, assertOpenDimensions, assertSameDimensions, assertSameEmbedder, batchesOf, fetchInOrder, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
+import { HierdocError, assertOpenDimensions, assertSameDimensions, assertSameEmbedder, assertUpsertRecords, batchesOf, fetchInOrder, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
 import { Client } from "@opensearch-project/opensearch";
 import { ADAPTER, classifyStatus, responseFailure, withRetry, type RetryPolicy } from "./errors.js";
 import { EMBEDDER_KEY, hybridPipelineBody, openSearchIndexBody, type HybridWeights } from "./index-body.js";
@@ -157,12 +157,7 @@ export class OpenSearchStore implements VectorStoreAdapter {
    */
   async upsert(records: StoreRecord[]): Promise<void> {
     this.ready("upsert");
-    for (const { record, vector } of records) {
-      if (typeof record?.id !== "string" || record.id.length === 0 || Buffer.byteLength(record.id) > 512) {
-        throw this.error("E_INVALID_ARGUMENT", "upsert", "every record needs a non-empty string id of at most 512 bytes");
-      }
-      this.checkVector(vector, "upsert", record.id);
-    }
+    assertUpsertRecords(records, { checkVector: this.checkVector, error: this.error, maxIdBytes: 512 });
     for (const batch of batchesOf(records, this.capabilities.maxBatchSize)) {
       const body = batch.flatMap(({ record, vector }) => {
         const { indexedText, ...rest } = record;

@@ -8,7 +8,7 @@ import type {
   StoreRecord,
   VectorStoreAdapter,
 } from "@hierdoc/core";
-import { HierdocError, assertOpenDimensions, assertSameDimensions, assertSameEmbedder, batchesOf, fetchInOrder, keepLastById, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
+import { HierdocError, assertOpenDimensions, assertSameDimensions, assertSameEmbedder, batchesOf, fetchInOrder, uniqueUpsertRecords, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
 import { QdrantClient } from "@qdrant/js-client-rest";
 import { ADAPTER, isNotFound, withRetry, type RetryPolicy } from "./errors.js";
 import { pointId } from "./point-id.js";
@@ -146,11 +146,7 @@ export class QdrantStore implements VectorStoreAdapter {
    */
   async upsert(records: StoreRecord[]): Promise<void> {
     this.ready("upsert");
-    for (const { record, vector } of records) {
-      if (typeof record?.id !== "string" || record.id.length === 0) throw this.error("E_INVALID_ARGUMENT", "upsert", "every record needs a non-empty string id");
-      this.checkVector(vector, "upsert", record.id);
-    }
-    const unique = keepLastById(records, (r) => r.record.id);
+    const unique = uniqueUpsertRecords(records, { checkVector: this.checkVector, error: this.error });
     for (const batch of batchesOf(unique, this.capabilities.maxBatchSize)) {
       const points = batch.map(({ record, vector }) => {
         const sparse = documentSparseVector(record.indexedText, this.bm25);

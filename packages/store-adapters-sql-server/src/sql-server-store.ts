@@ -1,5 +1,5 @@
 import type { ChunkRecord, ScoredId, StoreCapabilities, StoreOpenOptions, StoreQuery, StoreRecord, VectorStoreAdapter } from "@hierdoc/core";
-import { HierdocError, assertOpenDimensions, assertSameDimensions, assertSameEmbedder, batchesOf, fetchInOrder, keepLastById, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
+import { HierdocError, assertOpenDimensions, assertSameDimensions, assertSameEmbedder, batchesOf, fetchInOrder, uniqueUpsertRecords, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
 import { mssqlPool, type SqlPoolFactory, type SqlPoolLike } from "./pool.js";
 import { ADAPTER, serverOf, withRetry, type RetryPolicy } from "./sql-server-errors.js";
 import * as sql from "./sql-statements.js";
@@ -138,11 +138,7 @@ export class SqlServerStore implements VectorStoreAdapter {
    */
   async upsert(records: StoreRecord[]): Promise<void> {
     this.ready("upsert");
-    for (const { record, vector } of records) {
-      if (typeof record?.id !== "string" || record.id.length === 0) throw this.error("E_INVALID_ARGUMENT", "upsert", "every record needs a non-empty string id");
-      this.checkVector(vector, "upsert", record.id);
-    }
-    for (const batch of batchesOf(keepLastById(records, (r) => r.record.id), this.capabilities.maxBatchSize)) {
+    for (const batch of batchesOf(uniqueUpsertRecords(records, { checkVector: this.checkVector, error: this.error }), this.capabilities.maxBatchSize)) {
       const rows = batch.map(({ record, vector }) => ({ id: record.id, sourcePath: record.sourcePath, text: record.indexedText, record, vector: Array.from(vector) }));
       await this.run("upsert", sql.mergeRows(this.t, this.dimensions), { rows: JSON.stringify(rows) });
     }

@@ -146,12 +146,8 @@ export function catalogStatus(catalog: string): string {
   return `SELECT FULLTEXTCATALOGPROPERTY(N'${catalog}', 'PopulateStatus') AS status;`;
 }
 
-/**
- * The words of a full-text query: lower-cased letter/digit runs, distinct, at most `max`.
- */
-export function queryWords(text: string, max = 16): string[] {
-  return [...new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].slice(0, max);
-}
+/** The words of a full-text query (lower-cased letter/digit runs, distinct, at most 16). */
+export { distinctQueryWords as queryWords } from "@hierdoc/core";
 
 /** A CONTAINSTABLE search condition matching any of the words: `"right" OR "erasure"` (words are letter/digit runs, so quoting is exact). */
 export function containsCondition(words: string[]): string {

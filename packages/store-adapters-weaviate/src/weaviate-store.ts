@@ -8,7 +8,7 @@ import type {
   StoreRecord,
   VectorStoreAdapter,
 } from "@hierdoc/core";
-import { HierdocError, assertOpenDimensions, assertSameDimensions, assertSameEmbedder, batchesOf, fetchInOrder, keepLastById, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
+import { HierdocError, assertOpenDimensions, assertSameDimensions, assertSameEmbedder, batchesOf, fetchInOrder, uniqueUpsertRecords, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
 import * as weaviateModule from "weaviate-ts-client";
 import { ApiKey, FusionType, type WeaviateClass, type WeaviateClient, type WhereFilter } from "weaviate-ts-client";
 import { ADAPTER, httpFailure, withRetry, type RetryPolicy } from "./errors.js";
@@ -148,11 +148,7 @@ export class WeaviateStore implements VectorStoreAdapter {
    */
   async upsert(records: StoreRecord[]): Promise<void> {
     const client = this.ready("upsert");
-    for (const { record, vector } of records) {
-      if (typeof record?.id !== "string" || record.id.length === 0) throw this.error("E_INVALID_ARGUMENT", "upsert", "every record needs a non-empty string id");
-      this.checkVector(vector, "upsert", record.id);
-    }
-    const unique = keepLastById(records, (r) => r.record.id);
+    const unique = uniqueUpsertRecords(records, { checkVector: this.checkVector, error: this.error });
     for (const batch of batchesOf(unique, this.capabilities.maxBatchSize)) {
       const objects = batch.map(({ record, vector }) => {
         const { indexedText, ...rest } = record;
