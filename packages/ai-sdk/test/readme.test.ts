@@ -1,33 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { gdprIndex, gdprSkipNote, hasGdpr } from "@hierdoc/core/testing";
+import { describeFrameworkPackage, gdprIndex, gdprSkipNote, hasGdpr } from "@hierdoc/core/testing";
 import { openIndex } from "@hierdoc/runtime";
 import { aiSdkExample } from "./readme-example.js";
 import { scriptedModel } from "./scripted-model.js";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const example = readFileSync(join(here, "readme-example.ts"), "utf8").trim();
-const blockAfterMarker = (readme: string) => /<!-- packages\/ai-sdk\/test\/readme-example\.ts -->\s*```ts\n([\s\S]*?)```/.exec(readme)?.[1].trim();
-
-describe("the package", () => {
-  it("depends on ai only as an exact peer (installed at the same version for the tests)", () => {
-    const pkg = JSON.parse(readFileSync(join(here, "../package.json"), "utf8"));
-    expect(Object.keys(pkg.peerDependencies)).toEqual(["ai"]);
-    expect(pkg.peerDependencies["ai"]).toMatch(/^\d+\.\d+\.\d+$/);
-    expect(pkg.devDependencies["ai"]).toBe(pkg.peerDependencies["ai"]);
-    expect(Object.keys(pkg.dependencies)).not.toContain("ai");
-    expect(Object.keys(pkg.dependencies).filter((d) => !d.startsWith("@hierdoc/") && d !== "zod")).toEqual([]);
-  });
-});
-
-describe("the README example", () => {
-  it("is the code this test runs, in the package README and the root README's 'Use from your framework'", () => {
-    expect(blockAfterMarker(readFileSync(join(here, "../README.md"), "utf8"))).toBe(example);
-    expect(blockAfterMarker(readFileSync(join(here, "../../../README.md"), "utf8"))).toBe(example);
-  });
-});
+describeFrameworkPackage({ packageDir: join(dirname(fileURLToPath(import.meta.url)), ".."), peer: "ai" });
 
 const suite = hasGdpr ? describe : describe.skip;
 suite(`the README example on the GDPR with the AI SDK's MockLanguageModelV3${gdprSkipNote}`, () => {

@@ -26,3 +26,5 @@ export { reopenableStore, serveDuringSuite } from "./serve-during-suite.js";
 export type { SuiteService } from "./serve-during-suite.js";
 export { GDPR_MARKDOWN, gdprIndex, gdprSkipNote, hasGdpr } from "./gdpr-index.js";
 export type { GdprIndex, IndexOpener, IngestibleIndex } from "./gdpr-index.js";
+export { describeFrameworkPackage, readmeExampleBlock } from "./framework-package-suite.js";
+export type { FrameworkPackage } from "./framework-package-suite.js";
