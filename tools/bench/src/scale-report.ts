@@ -111,7 +111,7 @@ export function scaleTargets(r: ScaleResults): string[][] {
 
 /** The section, markers included. */
 export function renderScaleSection(r: ScaleResults): string {
-  const out: string[] = [SCALE_SECTION_BEGIN, "", "## 8. Scale: 100k and 1M chunks, HNSW in the memory store (issue 16)", ""];
+  const out: string[] = [SCALE_SECTION_BEGIN, "", "## 9. Scale: 100k and 1M chunks, HNSW in the memory store (issue 16)", ""];
   out.push(
     `Run ${r.date} on ${r.machine}, shared with other jobs (the load average, 1-minute, is printed with every row: read wall times against it).`,
     "Indexes are built by `tools/bench/src/scale-worker.ts build` from the 11,096 real ObliQA chunks (records and GloVe vectors): copy 0 is",
