@@ -29,7 +29,7 @@ export async function serveCommand(opts: ServeCommandOptions): Promise<number> {
     ingestRoots: opts.ingestRoot,
     cors: opts.corsOrigin ? { origins: opts.corsOrigin } : undefined,
   });
-  if (handle.url) err(`hierdoc serving ${handle.url} (POST /search, GET /sections/:id, /definitions/:term, /refs/:id, /health, /metrics, /openapi.json, MCP at /mcp)`);
+  if (handle.url) err(`hierdoc serving ${handle.url} (search page at /, POST /search, GET /sections/:id, /definitions/:term, /refs/:id, /health, /metrics, /openapi.json, MCP at /mcp)`);
   await handle.closed;
   return 0;
 }
