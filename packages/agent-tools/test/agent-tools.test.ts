@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { describe, expect, it } from "@jest/globals";
 import { isHierdocError } from "@hierdoc/core";
 import {
   AGENT_TOOL_SPECS,
@@ -11,8 +11,7 @@ import {
   sectionUri,
   type SectionJson,
 } from "@hierdoc/agent-tools";
-import type { HierarchicalDocumentTool } from "@hierdoc/tool";
-import { gdprIndex, gdprSkipNote, hasGdpr, type GdprIndex } from "@hierdoc/core/testing";
+import { gdprSkipNote, hasGdpr, useGdprIndex } from "@hierdoc/core/testing";
 import { openIndex } from "@hierdoc/runtime";
 
 describe("section URIs", () => {
@@ -65,19 +64,10 @@ describe("input schemas", () => {
 
 const suite = hasGdpr ? describe : describe.skip;
 suite(`the agent tools on the GDPR${gdprSkipNote}`, () => {
-  let fixture: GdprIndex<HierarchicalDocumentTool>;
-  let tool: HierarchicalDocumentTool;
-  beforeAll(async () => {
-    fixture = await gdprIndex(openIndex);
-    tool = await fixture.open();
-  }, 120_000);
-  afterAll(async () => {
-    await tool?.close();
-    fixture?.cleanup();
-  });
+  const gdpr = useGdprIndex(openIndex, { open: true });
 
   it("search_documents: Article 17 first for 'right to erasure', with a quotable citation, definitions and references", async () => {
-    const out = await searchDocumentsSpec.run(tool, searchInputSchema.parse({ query: "right to erasure" }));
+    const out = await searchDocumentsSpec.run(gdpr.tool, searchInputSchema.parse({ query: "right to erasure" }));
     expect(out.results).toHaveLength(5);
     const top = out.results[0];
     expect(top.section_id).toBe("Article 17");
@@ -91,22 +81,22 @@ suite(`the agent tools on the GDPR${gdprSkipNote}`, () => {
   });
 
   it("get_section: the whole of Article 17 with its parent chain; found=false for a missing id", async () => {
-    const out = (await getSectionSpec.run(tool, { id: "Article 17" })) as SectionJson;
+    const out = (await getSectionSpec.run(gdpr.tool, { id: "Article 17" })) as SectionJson;
     expect(out.found).toBe(true);
     expect(out.section_id).toBe("Article 17");
     expect(out.parent_chain[1]).toBe("CHAPTER III — Rights of the data subject");
     expect(out.content).toContain("the right to obtain from the controller the erasure of personal data");
     expect(out.end).toBeGreaterThan(out.start);
-    const missing = await getSectionSpec.run(tool, { id: "Article 999" });
+    const missing = await getSectionSpec.run(gdpr.tool, { id: "Article 999" });
     expect(missing).toMatchObject({ found: false, id: "Article 999" });
   });
 
   it("lookup_definition: 'personal data' from Article 4(1), cited; found=false for an undefined term", async () => {
-    const out = await lookupDefinitionSpec.run(tool, { term: "personal data" });
+    const out = await lookupDefinitionSpec.run(gdpr.tool, { term: "personal data" });
     expect(out.found).toBe(true);
     if (!out.found) return;
     expect(out.definitions[0]).toMatchObject({ source_section: "Article 4(1)", citation: "Article 4(1) (gdpr_2016_679.md)" });
     expect(out.definitions[0].definition_text).toMatch(/identified or identifiable natural person/);
-    expect(await lookupDefinitionSpec.run(tool, { term: "banana" })).toMatchObject({ found: false });
+    expect(await lookupDefinitionSpec.run(gdpr.tool, { term: "banana" })).toMatchObject({ found: false });
   });
 });

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { describe, expect, it } from "@jest/globals";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describeFrameworkPackage, gdprIndex, gdprSkipNote, hasGdpr } from "@hierdoc/core/testing";
+import { describeFrameworkPackage, gdprSkipNote, hasGdpr, useGdprIndex } from "@hierdoc/core/testing";
 import { openIndex } from "@hierdoc/runtime";
 import { aiSdkExample } from "./readme-example.js";
 import { scriptedModel } from "./scripted-model.js";
@@ -10,11 +10,7 @@ describeFrameworkPackage({ packageDir: join(dirname(fileURLToPath(import.meta.ur
 
 const suite = hasGdpr ? describe : describe.skip;
 suite(`the README example on the GDPR with the AI SDK's MockLanguageModelV3${gdprSkipNote}`, () => {
-  let fixture: Awaited<ReturnType<typeof gdprIndex>>;
-  beforeAll(async () => {
-    fixture = await gdprIndex(openIndex);
-  }, 120_000);
-  afterAll(() => fixture?.cleanup());
+  const fixture = useGdprIndex(openIndex);
 
   it("runs the tool loop: search_documents is active and called, Article 17 comes first, the answer quotes its citation", async () => {
     const model = scriptedModel("search_documents", { query: "right to erasure" });

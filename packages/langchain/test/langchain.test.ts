@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { describe, expect, it } from "@jest/globals";
 import { readFileSync } from "node:fs";
 import { Document } from "@langchain/core/documents";
 import { AIMessageChunk, HumanMessage, ToolMessage } from "@langchain/core/messages";
@@ -7,8 +7,7 @@ import { tool as lcTool, ToolInputParsingException } from "@langchain/core/tools
 import { FakeStreamingChatModel } from "@langchain/core/utils/testing";
 import { z } from "zod";
 import { HierdocRetriever, hierdocTools, langChainToolPicker } from "@hierdoc/langchain";
-import type { HierarchicalDocumentTool } from "@hierdoc/tool";
-import { gdprIndex, gdprSkipNote, hasGdpr, type GdprIndex } from "@hierdoc/core/testing";
+import { gdprSkipNote, hasGdpr, useGdprIndex } from "@hierdoc/core/testing";
 import { openIndex } from "@hierdoc/runtime";
 
 const weather = lcTool(async ({ city }) => `sunny in ${city}`, {
@@ -24,19 +23,10 @@ const email = lcTool(async () => "sent", {
 
 const suite = hasGdpr ? describe : describe.skip;
 suite(`@hierdoc/langchain on the GDPR with LangChain's real classes${gdprSkipNote}`, () => {
-  let fixture: GdprIndex<HierarchicalDocumentTool>;
-  let tool: HierarchicalDocumentTool;
-  beforeAll(async () => {
-    fixture = await gdprIndex(openIndex);
-    tool = await fixture.open();
-  }, 120_000);
-  afterAll(async () => {
-    await tool?.close();
-    fixture?.cleanup();
-  });
+  const gdpr = useGdprIndex(openIndex, { open: true });
 
   it("HierdocRetriever returns Documents: Article 17 first, content = source slice, hierdoc metadata", async () => {
-    const docs = await new HierdocRetriever({ tool, topK: 4 }).invoke("right to erasure");
+    const docs = await new HierdocRetriever({ tool: gdpr.tool, topK: 4 }).invoke("right to erasure");
     expect(docs).toHaveLength(4);
     expect(docs[0]).toBeInstanceOf(Document);
     const m = docs[0].metadata;
@@ -51,13 +41,13 @@ suite(`@hierdoc/langchain on the GDPR with LangChain's real classes${gdprSkipNot
   });
 
   it("the retriever composes in a chain (pipe) and rejects an empty query with the tool's error", async () => {
-    const chain = new HierdocRetriever({ tool, topK: 2, mode: "exact" }).pipe(RunnableLambda.from((docs: Document[]) => docs.map((d) => d.metadata.section_id)));
+    const chain = new HierdocRetriever({ tool: gdpr.tool, topK: 2, mode: "exact" }).pipe(RunnableLambda.from((docs: Document[]) => docs.map((d) => d.metadata.section_id)));
     expect(await chain.invoke("Article 6")).toEqual(expect.arrayContaining(["Article 6"]));
-    await expect(new HierdocRetriever({ tool }).invoke(" ")).rejects.toMatchObject({ code: "E_INVALID_ARGUMENT" });
+    await expect(new HierdocRetriever({ tool: gdpr.tool }).invoke(" ")).rejects.toMatchObject({ code: "E_INVALID_ARGUMENT" });
   });
 
   it("an agent turn: FakeStreamingChatModel.bindTools sees the JSON schemas, its tool call runs, the ToolMessage cites Article 17", async () => {
-    const tools = hierdocTools(tool);
+    const tools = hierdocTools(gdpr.tool);
     expect(tools.map((t) => t.name)).toEqual(["search_documents", "get_section", "lookup_definition"]);
     const model = new FakeStreamingChatModel({
       sleep: 0,
@@ -83,18 +73,18 @@ suite(`@hierdoc/langchain on the GDPR with LangChain's real classes${gdprSkipNot
   });
 
   it("the tools follow a reference and read a definition; bad input is LangChain's ToolInputParsingException", async () => {
-    const [, getSection, lookup] = hierdocTools(tool);
+    const [, getSection, lookup] = hierdocTools(gdpr.tool);
     const section = JSON.parse(await getSection.invoke({ id: "Article 21(1)" }));
     expect(section).toMatchObject({ found: true, section_id: "Article 21" });
     const missing = JSON.parse(await getSection.invoke({ id: "Article 999" }));
     expect(missing.found).toBe(false);
     const def = JSON.parse(await lookup.invoke({ term: "Personal Data" }));
     expect(def.definitions[0].source_section).toBe("Article 4(1)");
-    await expect(hierdocTools(tool)[0].invoke({ query: "x", top_k: 500 })).rejects.toBeInstanceOf(ToolInputParsingException);
+    await expect(hierdocTools(gdpr.tool)[0].invoke({ query: "x", top_k: 500 })).rejects.toBeInstanceOf(ToolInputParsingException);
   });
 
   it("langChainToolPicker picks the relevant LangChain tools (the same objects) among unrelated ones", async () => {
-    const tools = [weather, ...hierdocTools(tool), email];
+    const tools = [weather, ...hierdocTools(gdpr.tool), email];
     const picker = await langChainToolPicker(tools);
     const [first] = await picker.pick("search the regulation for passages about erasure of personal data", { topK: 1 });
     expect(first.name).toBe("search_documents");

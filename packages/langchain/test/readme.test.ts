@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { describe, expect, it } from "@jest/globals";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describeFrameworkPackage, gdprIndex, gdprSkipNote, hasGdpr } from "@hierdoc/core/testing";
+import { describeFrameworkPackage, gdprSkipNote, hasGdpr, useGdprIndex } from "@hierdoc/core/testing";
 import { openIndex } from "@hierdoc/runtime";
 import { langChainExample } from "./readme-example.js";
 
@@ -9,11 +9,7 @@ describeFrameworkPackage({ packageDir: join(dirname(fileURLToPath(import.meta.ur
 
 const suite = hasGdpr ? describe : describe.skip;
 suite(`the README example on the GDPR${gdprSkipNote}`, () => {
-  let fixture: Awaited<ReturnType<typeof gdprIndex>>;
-  beforeAll(async () => {
-    fixture = await gdprIndex(openIndex);
-  }, 120_000);
-  afterAll(() => fixture?.cleanup());
+  const fixture = useGdprIndex(openIndex);
 
   it("returns Article 17 first for 'right to erasure' and picks lookup_definition for a term question", async () => {
     const out = await langChainExample(fixture.dir);

@@ -1,27 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { describe, expect, it } from "@jest/globals";
 import { readFileSync } from "node:fs";
 import { BaseRetriever } from "@llamaindex/core/retriever";
 import { MetadataMode, NodeRelationship, TextNode } from "@llamaindex/core/schema";
 import { HierdocRetriever } from "@hierdoc/llamaindex";
-import type { HierarchicalDocumentTool } from "@hierdoc/tool";
-import { gdprIndex, gdprSkipNote, hasGdpr, type GdprIndex } from "@hierdoc/core/testing";
+import { gdprSkipNote, hasGdpr, useGdprIndex } from "@hierdoc/core/testing";
 import { openIndex } from "@hierdoc/runtime";
 
 const suite = hasGdpr ? describe : describe.skip;
 suite(`@hierdoc/llamaindex on the GDPR with LlamaIndex.TS's real classes${gdprSkipNote}`, () => {
-  let fixture: GdprIndex<HierarchicalDocumentTool>;
-  let tool: HierarchicalDocumentTool;
-  beforeAll(async () => {
-    fixture = await gdprIndex(openIndex);
-    tool = await fixture.open();
-  }, 120_000);
-  afterAll(async () => {
-    await tool?.close();
-    fixture?.cleanup();
-  });
+  const gdpr = useGdprIndex(openIndex, { open: true });
 
   it("retrieve() returns NodeWithScore of TextNodes: Article 17 first, offsets into the source, hierdoc metadata", async () => {
-    const retriever = new HierdocRetriever({ tool, topK: 4 });
+    const retriever = new HierdocRetriever({ tool: gdpr.tool, topK: 4 });
     expect(retriever).toBeInstanceOf(BaseRetriever);
     const nodes = await retriever.retrieve("right to erasure");
     expect(nodes).toHaveLength(4);
@@ -38,7 +28,7 @@ suite(`@hierdoc/llamaindex on the GDPR with LlamaIndex.TS's real classes${gdprSk
   });
 
   it("an LLM sees the text with citation and section id only; the embed view carries no metadata", async () => {
-    const [top] = await new HierdocRetriever({ tool, topK: 1 }).retrieve({ query: "Article 17" });
+    const [top] = await new HierdocRetriever({ tool: gdpr.tool, topK: 1 }).retrieve({ query: "Article 17" });
     const forLlm = top.node.getContent(MetadataMode.LLM);
     expect(forLlm).toMatch(/^citation: .* › Article 17 — Right to erasure .*\(gdpr_2016_679\.md\)\nsection_id: Article 17\n\n#### Article 17/);
     expect(forLlm).not.toContain("parent_chain");
@@ -46,6 +36,6 @@ suite(`@hierdoc/llamaindex on the GDPR with LlamaIndex.TS's real classes${gdprSk
   });
 
   it("rejects an empty query with the tool's E_INVALID_ARGUMENT", async () => {
-    await expect(new HierdocRetriever({ tool }).retrieve(" ")).rejects.toMatchObject({ code: "E_INVALID_ARGUMENT" });
+    await expect(new HierdocRetriever({ tool: gdpr.tool }).retrieve(" ")).rejects.toMatchObject({ code: "E_INVALID_ARGUMENT" });
   });
 });

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { describe, expect, it } from "@jest/globals";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describeFrameworkPackage, gdprIndex, gdprSkipNote, hasGdpr } from "@hierdoc/core/testing";
+import { describeFrameworkPackage, gdprSkipNote, hasGdpr, useGdprIndex } from "@hierdoc/core/testing";
 import { openIndex } from "@hierdoc/runtime";
 import { llamaIndexExample } from "./readme-example.js";
 import { RecordingMockLLM } from "./recording-llm.js";
@@ -10,11 +10,7 @@ describeFrameworkPackage({ packageDir: join(dirname(fileURLToPath(import.meta.ur
 
 const suite = hasGdpr ? describe : describe.skip;
 suite(`the README example on the GDPR with LlamaIndex's RetrieverQueryEngine and MockLLM${gdprSkipNote}`, () => {
-  let fixture: Awaited<ReturnType<typeof gdprIndex>>;
-  beforeAll(async () => {
-    fixture = await gdprIndex(openIndex);
-  }, 120_000);
-  afterAll(() => fixture?.cleanup());
+  const fixture = useGdprIndex(openIndex);
 
   it("retrieves Article 17 first; the query engine's LLM prompt carries the passage with its citation", async () => {
     const llm = new RecordingMockLLM({ timeBetweenToken: 0, responseMessage: "Article 17." });

@@ -2,6 +2,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { HierdocError } from "../errors.js";
+import { jestApi } from "./jest-api.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** The GDPR fixture, read in place (`../shared/corpora/gdpr/gdpr_2016_679.md`; same depth from `src/testing` and `dist/testing`). */
@@ -53,4 +55,43 @@ export async function gdprIndex<T extends IngestibleIndex>(openIndex: IndexOpene
     await tool.close();
   }
   return { dir, open: () => openIndex({ index: dir }, { mustExist: true, env }), cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+/** The GDPR index of a suite ({@link useGdprIndex}); read its fields inside tests, after `beforeAll`. */
+export interface GdprSuiteIndex<T> {
+  /** The index folder. */
+  readonly dir: string;
+  /** The index opened once for the suite (only with `open: true`). */
+  readonly tool: T;
+}
+
+/**
+ * Registers, in the current Jest `describe`, a `beforeAll` that builds the GDPR index with {@link gdprIndex}
+ * (and, with `open: true`, opens it once) and an `afterAll` that closes what it opened and removes the folder.
+ * @throws HierdocError E_INTERNAL outside a Jest test file, or when `dir` / `tool` is read before `beforeAll`
+ *   ran (or `tool` without `open: true`).
+ */
+export function useGdprIndex<T extends IngestibleIndex>(openIndex: IndexOpener<T>, options: { open?: boolean } = {}): GdprSuiteIndex<T> {
+  const { beforeAll, afterAll } = jestApi();
+  let fixture: GdprIndex<T> | undefined;
+  let tool: T | undefined;
+  beforeAll(async () => {
+    fixture = await gdprIndex(openIndex);
+    if (options.open) tool = await fixture.open();
+  }, 120_000);
+  afterAll(async () => {
+    await tool?.close();
+    fixture?.cleanup();
+  });
+  const missing = (what: string) => new HierdocError("E_INTERNAL", `the GDPR index ${what} is read before its beforeAll ran${what === "tool" ? " (or without open: true)" : ""}`);
+  return {
+    get dir() {
+      if (!fixture) throw missing("dir");
+      return fixture.dir;
+    },
+    get tool() {
+      if (!tool) throw missing("tool");
+      return tool;
+    },
+  };
 }

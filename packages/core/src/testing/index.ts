@@ -24,7 +24,7 @@ export { axisVector, chunkRecordFor, paragraphRecords, randomVector } from "./pa
 export { bm25Rank, cosineSimilarity, wordTokens } from "./wire-scoring.js";
 export { reopenableStore, serveDuringSuite } from "./serve-during-suite.js";
 export type { SuiteService } from "./serve-during-suite.js";
-export { GDPR_MARKDOWN, gdprIndex, gdprSkipNote, hasGdpr } from "./gdpr-index.js";
-export type { GdprIndex, IndexOpener, IngestibleIndex } from "./gdpr-index.js";
+export { GDPR_MARKDOWN, gdprIndex, gdprSkipNote, hasGdpr, useGdprIndex } from "./gdpr-index.js";
+export type { GdprIndex, GdprSuiteIndex, IndexOpener, IngestibleIndex } from "./gdpr-index.js";
 export { describeFrameworkPackage, readmeExampleBlock } from "./framework-package-suite.js";
 export type { FrameworkPackage } from "./framework-package-suite.js";
