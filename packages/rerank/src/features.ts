@@ -83,13 +83,16 @@ export class FeatureExtractor {
     const citedCount = new Map<string, number>();
     for (const c of candidates) for (const s of new Set(c.citedSections ?? [])) if (s !== c.sectionId) citedCount.set(s, (citedCount.get(s) ?? 0) + 1);
     const others = Math.max(1, candidates.length - 1);
+    const fusedRanks = tiedRanks(fused, candidates.map((c, i) => c.fusedRank ?? i + 1));
+    const kRanks = tiedRanks(candidates.map((c) => c.scores?.keyword ?? null), candidates.map((c) => c.ranks?.keyword ?? null));
+    const sRanks = tiedRanks(sem, candidates.map((c) => c.ranks?.semantic ?? null));
     return candidates.map((c, i) => {
       const s = sem[i];
-      const kRank = c.ranks?.keyword ?? null;
-      const sRank = c.ranks?.semantic ?? null;
+      const kRank = kRanks[i];
+      const sRank = sRanks[i];
       return {
         fused: (fused[i] - fMin) / fSpan,
-        rank: 1 / (c.fusedRank ?? i + 1),
+        rank: 1 / (fusedRanks[i] ?? i + 1),
         ...this.lexical(c, analysed[i], ctx),
         semantic: s ?? 0,
         semanticNorm: s === null ? 0 : (s - sMin) / sSpan,
@@ -207,4 +210,22 @@ function candidateIdf(qSet: ReadonlySet<string>, docs: readonly Analysed[]): Map
     out.set(t, Math.log(1 + (n - df + 0.5) / (df + 0.5)));
   }
   return out;
+}
+
+/**
+ * Ranks with exact ties collapsed: a candidate whose score equals another's takes the better (smaller) of
+ * their ranks, so features never depend on the order in which tied chunks happened to be indexed (a
+ * resumed ingest and a clean one must score alike).
+ */
+export function tiedRanks(scores: ReadonlyArray<number | null>, ranks: ReadonlyArray<number | null>): Array<number | null> {
+  const best = new Map<number, number>();
+  for (const [i, s] of scores.entries()) {
+    const r = ranks[i];
+    if (s === null || r === null) continue;
+    best.set(s, Math.min(best.get(s) ?? Infinity, r));
+  }
+  return ranks.map((r, i) => {
+    const s = scores[i];
+    return r === null || s === null ? r : (best.get(s) ?? r);
+  });
 }
