@@ -74,8 +74,8 @@ export class TermIndex {
   private readonly memo = new Map<string, DefinitionEntry[]>();
 
   /** Builds the index from definitions (e.g. those stored on chunk records). */
-  constructor(entries: DefinitionEntry[] = []) {
-    this.add(...entries);
+  constructor(entries: readonly DefinitionEntry[] = []) {
+    this.addAll(entries);
   }
 
   /**
@@ -83,6 +83,15 @@ export class TermIndex {
    * @throws HierdocError E_INVALID_ARGUMENT when an entry has an empty term.
    */
   add(...entries: DefinitionEntry[]): void {
+    this.addAll(entries);
+  }
+
+  /**
+   * Adds a list of definitions of any length ({@link add} spreads its arguments, which overflows the call
+   * stack past ~100k entries: a 1M-chunk index has that many).
+   * @throws HierdocError E_INVALID_ARGUMENT when an entry has an empty term.
+   */
+  addAll(entries: readonly DefinitionEntry[]): void {
     for (const entry of entries) {
       const words = termWords(entry.term);
       if (words.length === 0) {

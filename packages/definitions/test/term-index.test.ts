@@ -79,3 +79,11 @@ describe("TermIndex case conventions", () => {
     expect(idx.termsUsedIn("a Person holding Firearms").map((e) => e.term)).toEqual(["Person", "Firearm"]);
   });
 });
+
+describe("TermIndex at the size of a 1M-chunk index", () => {
+  it("builds from 300,000 definitions (a spread argument list overflowed the call stack)", () => {
+    const entries = Array.from({ length: 300_000 }, (_, i) => entry(`term number ${i}`, `f${i % 50}.md`));
+    const index = new TermIndex(entries);
+    expect(index.termsUsedIn("the term number 299999 applies").map((e) => e.term)).toEqual(["term number 299999"]);
+  });
+});
