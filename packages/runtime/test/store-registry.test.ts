@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HierdocError, ToolConfigSchema } from "@hierdoc/core";
+import { paragraphRecords } from "@hierdoc/core/testing";
+import { readdirSync } from "node:fs";
 import { createStore, findStore, resolveConfig, STORE_DESCRIPTORS, STORE_PROVIDERS, storeConfigProblems } from "@hierdoc/runtime";
 
 const tmp = mkdtempSync(join(tmpdir(), "hierdoc-registry-"));
@@ -66,6 +68,26 @@ describe("the store registry", () => {
     expect(storeConfigProblems(toolWith({ provider: "pinecone", host: "https://i.svc.pinecone.io", api_key: "***" }))).toEqual([
       { path: ["vector_store", "api_key"], message: "the index keeps no secrets: pass the config again (--config FILE --tool NAME) with it as ${ENV_VAR}" },
     ]);
+  });
+
+  it("the default store's ann block is validated with its paths and reaches the store (graph file written or not)", async () => {
+    expect(storeConfigProblems(toolWith({ provider: "in-memory", ann: false }))).toEqual([]);
+    expect(storeConfigProblems(toolWith({ provider: "in-memory", ann: { threshold: 0, ef_search: 64, quantization: "f16" } }))).toEqual([]);
+    const bad = storeConfigProblems(toolWith({ provider: "in-memory", ann: { m: 1, speed: 2 } })).map((p) => p.path.join("."));
+    expect(bad.length).toBeGreaterThan(0);
+    expect(bad.every((p) => p.startsWith("vector_store.ann"))).toBe(true);
+    const graphFiles = async (ann: unknown, name: string): Promise<string[]> => {
+      const dir = join(tmp, name);
+      const store = await createStore(toolWith({ provider: "in-memory", path: dir, ann }), tmp, () => undefined);
+      await store.open({ embedderId: "test", dimensions: 8 });
+      await store.upsert(paragraphRecords(40, 8));
+      await store.flush();
+      await store.close();
+      return readdirSync(dir).filter((f) => f.endsWith(".usearch"));
+    };
+    expect(await graphFiles({ threshold: 10 }, "ann-on")).toHaveLength(1);
+    expect(await graphFiles(false, "ann-off")).toEqual([]);
+    expect(await graphFiles(undefined, "ann-default")).toEqual([]); // 40 records: below the default threshold of 20,000
   });
 
   it("createStore refuses a bad block with E_CONFIG naming the YAML path, before loading any driver", async () => {

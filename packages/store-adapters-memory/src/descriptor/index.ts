@@ -4,6 +4,22 @@ import { z } from "zod";
 
 const config = storeConfig(["in-memory", "memory"], {
   path: z.string().min(1).optional().describe("Folder the store is saved to (default `<index>/store`)"),
+  ann: z
+    .union([
+      z.literal(false),
+      z.strictObject({
+        threshold: z.number().int().min(0).optional(),
+        m: z.number().int().min(2).max(128).optional(),
+        ef_search: z.number().int().min(1).max(4096).optional(),
+        ef_construction: z.number().int().min(1).max(4096).optional(),
+        quantization: z.enum(["f32", "f16", "bf16"]).optional(),
+        threads: z.number().int().min(0).max(256).optional(),
+      }),
+    ])
+    .optional()
+    .describe(
+      "HNSW index past `threshold` records (default 20000; below it searches are exact): `{threshold, m 16, ef_search 256, ef_construction 128, quantization f32|f16|bf16, threads}`; `false` keeps every search exact",
+    ),
 });
 
 /**
@@ -12,13 +28,13 @@ const config = storeConfig(["in-memory", "memory"], {
  */
 export const memoryStore = defineStore({
   providers: ["in-memory", "memory"],
-  description: "In-process exact search, persisted to the index folder (the default; no server)",
+  description: "In-process search (exact below 20k records, HNSW above), persisted to the index folder (the default; no server)",
   ...config,
   capabilities: { vectorSearch: true, nativeHybrid: false, fullText: false, metadataFilter: true, deleteByFilter: true, persistent: true, maxBatchSize: 1_000_000 },
   testedWith: "real",
   example: { provider: "in-memory" },
   async create(c, { indexDir }) {
     const { MemoryStore } = await import("../memory-store.js");
-    return new MemoryStore({ dir: c.path ? resolve(c.path) : join(indexDir, "store") });
+    return new MemoryStore({ dir: c.path ? resolve(c.path) : join(indexDir, "store"), ann: c.ann });
   },
 });
