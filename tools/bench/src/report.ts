@@ -4,6 +4,7 @@ import type { EvalMetrics } from "@hierdoc/eval";
 import type { MachineInfo } from "./machine.js";
 import { extractEmbedderSection, spliceEmbedderSection } from "./embedder-report.js";
 import { extractRankerSection, spliceRankerSection } from "./ranker-report.js";
+import { extractScaleSection, spliceScaleSection } from "./scale-report.js";
 import { fmt, markdownTable, verdict } from "./markdown.js";
 import type { QualityRow } from "./quality.js";
 import type { LatencySummary } from "./stats.js";
@@ -106,12 +107,19 @@ export function writeReport(r: BenchResults, outFile: string): void {
   writeFileSync(outFile, keepEmbedderSection(outFile, renderReport(r, svgName)));
 }
 
-/** `report` with the embedder-bench section of the existing `outFile` spliced in (unchanged when there is none). */
+/**
+ * `report` with the sections other benches wrote into the existing `outFile` (embedder, learned ranker,
+ * scale) spliced in; unchanged when there are none.
+ */
 export function keepEmbedderSection(outFile: string, report: string): string {
-  const old = existsSync(outFile) ? extractEmbedderSection(readFileSync(outFile, "utf8")) : undefined;
-  const ranker = existsSync(outFile) ? extractRankerSection(readFileSync(outFile, "utf8")) : undefined;
-  const withEmbedder = old ? spliceEmbedderSection(report, old) : report;
-  return ranker ? spliceRankerSection(withEmbedder, ranker) : withEmbedder;
+  if (!existsSync(outFile)) return report;
+  const doc = readFileSync(outFile, "utf8");
+  const kept: Array<[string | undefined, (d: string, s: string) => string]> = [
+    [extractEmbedderSection(doc), spliceEmbedderSection],
+    [extractRankerSection(doc), spliceRankerSection],
+    [extractScaleSection(doc), spliceScaleSection],
+  ];
+  return kept.reduce((out, [section, splice]) => (section ? splice(out, section) : out), report);
 }
 
 /** The latency-vs-corpus-size plot (p95, log-log). */

@@ -53,3 +53,22 @@ describe("ranker report section", () => {
     }
   });
 });
+
+describe("a full report rewrite", () => {
+  it("keeps the scale section that scale-bench wrote, before the notes", async () => {
+    const { SCALE_SECTION_BEGIN, SCALE_SECTION_END } = await import("../src/scale-report.js");
+    const scale = `${SCALE_SECTION_BEGIN}\n## 9. Scale\n\nrecall@10 0.999\n${SCALE_SECTION_END}\n`;
+    const dir = mkdtempSync(join(tmpdir(), "hierdoc-scale-keep-"));
+    try {
+      const file = join(dir, "benchmarks.md");
+      writeFileSync(file, `# Benchmarks (old run)\n\n${scale}\n## Notes and limits\n`);
+      const rewritten = keepEmbedderSection(file, "# Benchmarks (new run)\n\n## Notes and limits\n");
+      expect(rewritten).toContain("# Benchmarks (new run)");
+      expect(rewritten).not.toContain("old run");
+      expect(rewritten).toContain("recall@10 0.999");
+      expect(rewritten.indexOf(SCALE_SECTION_END)).toBeLessThan(rewritten.indexOf("## Notes and limits"));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
