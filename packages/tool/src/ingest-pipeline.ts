@@ -43,6 +43,20 @@ export interface IngestContext {
 const EMBED_BATCH = 64;
 const tracer = trace.getTracer("@hierdoc/tool");
 
+/**
+ * Records the stages that prepared a file (convert, parse, definitions: in a worker thread, or in the
+ * prepare call) as spans `hierarchical_document.ingest.<stage>` under the current one, laid end to end and
+ * ending at `endMs`, so traces keep those stages whichever thread ran them.
+ */
+function recordPreparedStages(timingsMs: Readonly<Record<string, number>>, endMs: number): void {
+  let t = endMs - Object.values(timingsMs).reduce((sum, ms) => sum + ms, 0);
+  for (const [stage, ms] of Object.entries(timingsMs)) {
+    const span = tracer.startSpan(`hierarchical_document.ingest.${stage}`, { startTime: t });
+    t += ms;
+    span.end(t);
+  }
+}
+
 /** Prefix of the stored file hash of a file indexed with missing contexts (re-processed next time). */
 export const INCOMPLETE_CONTEXT = "incomplete-context:";
 
@@ -121,6 +135,7 @@ export async function runIngest(sources: string[], ctx: IngestContext): Promise<
         progress(path, "convert");
         const prepared = await time(preparer.pooled ? "wait" : "prepare", () => file.prepared!);
         for (const [k, v] of Object.entries(prepared.timingsMs)) timings[k] = (timings[k] ?? 0) + v;
+        recordPreparedStages(prepared.timingsMs, Date.now());
         const records = await buildRecords(prepared, file.fileHash, ctx, time, (stage, within) => progress(path, stage, within));
         if (records.failures > 0) report.contextFailures += records.failures;
         progress(path, "store");
