@@ -24,7 +24,7 @@ import { StructuralContextGenerator } from "@hierdoc/contextualizer";
 import { SectionResolver, TermIndex } from "@hierdoc/definitions";
 import { Bm25Index, ExactIndex, isIdLookupQuery } from "@hierdoc/keyword-search";
 import { SearchRouter } from "@hierdoc/hybrid-fusion";
-import { Catalog } from "./catalog.js";
+import { Catalog, type CatalogEntry } from "./catalog.js";
 import { CodeTitleScope } from "./code-title-scope.js";
 import type { IngestContext } from "./ingest-pipeline.js";
 import type { IngestProgress, IngestReport } from "./ingest-types.js";
@@ -32,6 +32,7 @@ import { acquireIndexLock } from "./index-lock.js";
 import { writeIndexManifest } from "./index-manifest.js";
 import { isUnitOf, type IncomingReference } from "./incoming-reference.js";
 import { rerankHits } from "./rerank-stage.js";
+import { chainMatches, groupSections, splitQualifiedId, type SectionMatch } from "./section-lookup.js";
 import { buildResults } from "./search-results.js";
 import { TitlePhraseIndex } from "./title-phrase.js";
 import { tracedKeywordIndex } from "./traced-keyword-index.js";
@@ -303,19 +304,40 @@ export class HierarchicalDocumentTool {
 
   /**
    * Chunks of a section (by canonical id or alias; a unit id finds the chunk holding it), in order. An id
-   * citing a code title ("5 U.S.C. 553", "title 5 section 553") is looked up in that title.
+   * citing a code title ("5 U.S.C. 553", "title 5 section 553") is looked up in that title. When the id names
+   * several sections ("Section 1" in several chapters), the first in rank and document order is returned and
+   * a warning lists every match by its qualified id ("CHAPTER IV › Section 1"); pass one of those to choose.
    */
   async section(id: string): Promise<ChunkRecord[]> {
-    const hits = this.codeTitles.prefer(id, this.exact.lookup(id));
+    const matches = this.sectionMatches(id);
+    if (matches.length === 0) return [];
+    if (matches.length > 1) {
+      const names = matches.map((m) => `${m.qualifiedId} (${m.sourcePath})`);
+      this.warn(`"${id}" names ${matches.length} sections; showing ${names[0]}; the others: ${names.slice(1).join(", ")}. Pass a qualified id such as "${matches[1].qualifiedId}" to choose one`);
+    }
+    return this.store.get(matches[0].chunkIds);
+  }
+
+  /**
+   * Every section an id names, best first, each with its chunk ids in order and a qualified id that names only
+   * it. The id may be qualified by parents, separated by "›" (or " > "): "Chapter III › Section 1" keeps the
+   * sections whose parent chain has a title starting "Chapter III" (any case). Empty when nothing matches.
+   */
+  sectionMatches(id: string): SectionMatch[] {
+    const { qualifiers, id: bare } = splitQualifiedId(id);
+    const hits = this.codeTitles.prefer(bare, this.exact.lookup(bare));
     if (hits.length === 0) return [];
-    const best = this.catalog.get(hits[0].id);
-    if (!best) return [];
-    const sameSection = [...this.catalog.all()]
-      .filter((e) => e.sourcePath === best.sourcePath && e.sectionId === best.sectionId)
-      .sort((a, b) => a.chunkIndex - b.chunkIndex)
-      .map((e) => e.id);
-    const ids = sameSection.length > 0 ? sameSection : [best.id];
-    return this.store.get(ids);
+    const top = hits.filter((h) => h.score === hits[0].score);
+    const keyOf = (e: CatalogEntry) => `${e.sourcePath}\u0000${e.sectionId}\u0000${e.parentChain.join("\u0000")}`;
+    const rank = new Map<string, number>();
+    for (const h of top) {
+      const e = this.catalog.get(h.id);
+      if (e && !rank.has(keyOf(e))) rank.set(keyOf(e), rank.size);
+    }
+    const entries = [...this.catalog.all()]
+      .filter((e) => rank.has(keyOf(e)))
+      .sort((a, b) => rank.get(keyOf(a))! - rank.get(keyOf(b))! || a.chunkIndex - b.chunkIndex);
+    return groupSections(entries).filter((m) => chainMatches(m.parentChain, qualifiers));
   }
 
   /** Definitions of a term (plural-aware, case-insensitive), from the corpus' own definitions. */

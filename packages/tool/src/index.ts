@@ -14,6 +14,7 @@ export { looksLikeText, isTextFile } from "./text-sniff.js";
 export { Catalog, type CatalogEntry, type FileState } from "./catalog.js";
 export { acquireIndexLock, type IndexLock } from "./index-lock.js";
 export { isUnitOf, type IncomingReference } from "./incoming-reference.js";
+export { chainMatches, groupSections, shortTitle, splitQualifiedId, type SectionMatch } from "./section-lookup.js";
 export { buildResults, type RoutedHit } from "./search-results.js";
 export type { FileOutcome, FileReport, IngestProgress, IngestReport } from "./ingest-types.js";
 export { writeIndexManifest, MANIFEST, type IndexManifest } from "./index-manifest.js";

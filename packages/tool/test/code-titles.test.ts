@@ -85,9 +85,9 @@ describe("an index holding several US Code titles that share section numbers", (
       ["section 9 of title 18", "§ 9", true, null, "title 18"],
     ]);
     const incoming = await tool.refs("5 U.S.C. 553");
-    expect(incoming.incoming).toEqual([{ fromSectionId: "§ 553", sourcePath: file42(), text: "section 553 of title 5" }]);
+    expect(incoming.incoming).toEqual([{ fromSectionId: "§ 553", sourcePath: file42(), text: "section 553 of title 5", targetSectionId: "§ 553" }]);
     const own = await tool.refs("42 U.S.C. 553");
-    expect(own.incoming).toEqual([{ fromSectionId: "§ 554", sourcePath: file42(), text: "section 553 of this title" }]);
+    expect(own.incoming).toEqual([{ fromSectionId: "§ 554", sourcePath: file42(), text: "section 553 of this title", targetSectionId: "§ 553" }]);
 
     const res = await tool.search("42 U.S.C. 553", { topK: 1 });
     const xrefs = res.results[0].crossReferences;
