@@ -23,6 +23,8 @@ suite(`hierdoc refs / section on the GDPR${existsSync(gdpr) ? "" : " (skipped: .
     const from = new Set(out.incoming.map((x: { from_section_id: string }) => x.from_section_id));
     for (const a of ["Article 8", "Article 17", "Article 83"]) expect(from).toContain(a);
     expect(out.incoming.map((x: { text: string }) => x.text)).toContain("point (a) of Article 6(1)");
+    const unit = out.incoming.find((x: { text: string }) => x.text === "point (a) of Article 6(1)");
+    expect(unit.target_section_id).toMatch(/^Article 6\(1\)/);
     const seventeen = JSON.parse((await runCli(["refs", "Article 17", "--index", index, "--json"])).stdout);
     const citing = new Set(seventeen.incoming.map((x: { from_section_id: string }) => x.from_section_id));
     for (const a of ["Article 19", "Article 70"]) expect(citing).toContain(a);

@@ -61,7 +61,7 @@ export async function refsCommand(id: string, opts: LookupOptions): Promise<numb
           query: id,
           section_id: refs.sectionId,
           outgoing: refs.outgoing.map((x) => ({ text: x.text, target_section_id: x.targetSectionId, external: x.external, cited_document: x.citedDocument ?? null })),
-          incoming: refs.incoming.map((x) => ({ from_section_id: x.fromSectionId, source_path: x.sourcePath, text: x.text })),
+          incoming: refs.incoming.map((x) => ({ from_section_id: x.fromSectionId, source_path: x.sourcePath, text: x.text, target_section_id: x.targetSectionId ?? null })),
         }) + "\n",
       );
     } else if (refs.sectionId) {
