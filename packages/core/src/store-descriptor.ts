@@ -40,8 +40,12 @@ export interface StoreDescriptor<C extends { provider: string } = { provider: st
    * may switch a capability off, e.g. a store without a full-text index); the router reads the adapter's.
    */
   readonly capabilities: StoreCapabilities;
-  /** How this adapter is tested here: "real" (the real engine runs in CI) or "wire" (a local server speaking its REST/TDS format). */
-  readonly testedWith: "real" | "wire";
+  /**
+   * How this adapter is tested here: "real" (the real engine runs in CI), "wire" (the official client against a
+   * local server speaking the service's wire format) or "driver-double" (no such server can be written here: the
+   * driver's connection seam is replaced by a stand-in that executes the statements; the wire path is live-only).
+   */
+  readonly testedWith: "real" | "wire" | "driver-double";
   /** Environment variable that enables the live tests against a real service, if any. */
   readonly liveTestEnv?: string;
   /**

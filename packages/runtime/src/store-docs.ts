@@ -25,7 +25,7 @@ export function storeTableMarkdown(descriptors: readonly StoreDescriptor[] = STO
       yes(c.deleteByFilter),
       yes(c.persistent),
       c.nativeHybrid ? "`native_hybrid`" : "`fallback`",
-      d.testedWith === "real" ? "the real engine" : "a local wire-format server",
+      { real: "the real engine", wire: "a local wire-format server", "driver-double": "an in-process stand-in for the driver (no server here; live test only)" }[d.testedWith],
       d.liveTestEnv ? `\`${d.liveTestEnv}\`` : "–",
     ];
   });

@@ -12,7 +12,7 @@ describe("sql-server descriptor", () => {
     expect(sqlServerStore.keys.map((k) => k.key)).toEqual(["connection_string", "table", "schema", "full_text", "full_text_catalog", "timeout_seconds"]);
     expect(sqlServerStore.keys.filter((k) => k.required).map((k) => k.key)).toEqual(["connection_string"]);
     expect(sqlServerStore.keys.find((k) => k.key === "connection_string")?.secret).toBe(true);
-    expect(sqlServerStore).toMatchObject({ testedWith: "wire", liveTestEnv: "HIERDOC_SQLSERVER_URL" });
+    expect(sqlServerStore).toMatchObject({ testedWith: "driver-double", liveTestEnv: "HIERDOC_SQLSERVER_URL" });
   });
 
   it("validates strictly: the example passes; a missing connection string, a bad table name and an unknown full_text value are named", () => {

@@ -27,7 +27,7 @@ export const sqlServerStore = defineStore({
   description: "SQL Server 2025 / Azure SQL: VECTOR column, exact VECTOR_DISTANCE; full text via CONTAINSTABLE/FREETEXTTABLE when declared; app-level fusion",
   ...config,
   capabilities: { vectorSearch: true, nativeHybrid: false, fullText: false, metadataFilter: true, deleteByFilter: true, persistent: true, maxBatchSize: 200 },
-  testedWith: "wire",
+  testedWith: "driver-double",
   liveTestEnv: "HIERDOC_SQLSERVER_URL",
   example: { provider: "sql-server", connection_string: "${SQLSERVER_CONNECTION_STRING}", table: "legal_docs" },
   async create(c) {
