@@ -16,3 +16,4 @@ export * from "./open-checks.js";
 export { lazyImport } from "./lazy-import.js";
 export { processAlive } from "./process-alive.js";
 export * from "./store-descriptor.js";
+export { writeDurable, syncFile, syncDir } from "./durable-files.js";

@@ -1,6 +1,6 @@
 import { mkdir, open, readdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { HierdocError, processAlive } from "@hierdoc/core";
+import { HierdocError, processAlive, syncDir } from "@hierdoc/core";
 
 /**
  * Writes `parts` to `dir/name` atomically: a temp file in the same folder, fsync, rename over the target,
@@ -21,7 +21,8 @@ export async function writeFileAtomic(dir: string, name: string, parts: Uint8Arr
       await fh.close();
     }
     await rename(temp, target);
-    await syncDir(dir);
+    // Some platforms cannot fsync a directory; the rename itself is still atomic.
+    await syncDir(dir).catch(() => undefined);
   } catch (err) {
     await rm(temp, { force: true }).catch(() => undefined);
     throw new HierdocError("E_INTERNAL", `could not write ${target}: ${(err as Error).message}`, {
@@ -44,15 +45,3 @@ async function removeDeadWritersTemps(dir: string, name: string): Promise<void> 
   await Promise.all(dead.map((n) => rm(join(dir, n), { force: true }).catch(() => undefined)));
 }
 
-async function syncDir(dir: string): Promise<void> {
-  try {
-    const fh = await open(dir, "r");
-    try {
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-  } catch {
-    // Some platforms cannot fsync a directory; the rename itself is still atomic.
-  }
-}

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { HierdocError } from "@hierdoc/core";
+import { HierdocError, syncDir, syncFile, writeDurable } from "@hierdoc/core";
 import { AnnIndex, type AnnIndexOptions } from "@hierdoc/ann";
 
 /** One record held by the store: stable label, id, source path, record JSON and unit vector. */
@@ -42,24 +42,6 @@ function corrupt(dir: string, file: string, reason: string, cause?: unknown): Hi
 
 const sha256 = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
 
-async function durable(path: string, write?: Uint8Array): Promise<void> {
-  const handle = await open(path, write ? "w" : "r+");
-  try {
-    if (write) await handle.writeFile(write);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-async function syncDir(dir: string): Promise<void> {
-  const handle = await open(dir, "r");
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
 
 /**
  * Writes generation `manifest.generation`: the records file (one JSON line per record: label, base64 vector,
@@ -76,18 +58,18 @@ export async function writeFolder(dir: string, manifest: Omit<FaissManifest, "fi
   if (graph !== undefined) graph.save(tmp(graphName));
   const lines = entries.map((e) => `{"label":${e.label},"vector":"${Buffer.from(e.vector.buffer, e.vector.byteOffset, e.vector.byteLength).toString("base64")}","record":${e.json}}\n`);
   const recordBytes = Buffer.from(lines.join(""), "utf8");
-  await durable(tmp(recordsName), recordBytes);
+  await writeDurable(tmp(recordsName), recordBytes);
   await rename(tmp(recordsName), join(dir, recordsName));
   let graphEntry: FaissFileEntry | undefined;
   if (graph !== undefined) {
-    await durable(tmp(graphName));
+    await syncFile(tmp(graphName));
     await rename(tmp(graphName), join(dir, graphName));
     const bytes = await readFile(join(dir, graphName));
     graphEntry = { name: graphName, bytes: bytes.length, sha256: sha256(bytes) };
   }
   await syncDir(dir);
   const full: FaissManifest = { ...manifest, files: { records: { name: recordsName, bytes: recordBytes.length, sha256: sha256(recordBytes) }, ...(graphEntry ? { graph: graphEntry } : {}) } };
-  await durable(tmp(MANIFEST), Buffer.from(JSON.stringify(full, null, 2) + "\n"));
+  await writeDurable(tmp(MANIFEST), Buffer.from(JSON.stringify(full, null, 2) + "\n"));
   await rename(tmp(MANIFEST), join(dir, MANIFEST));
   await syncDir(dir);
   const keep = new Set([recordsName, graphEntry?.name]);

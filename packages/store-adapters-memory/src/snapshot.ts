@@ -3,7 +3,7 @@ import { createReadStream } from "node:fs";
 import { mkdir, open, readdir, readFile, rename, rm, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import type { ChunkRecord } from "@hierdoc/core";
-import { HierdocError, processAlive } from "@hierdoc/core";
+import { HierdocError, processAlive, syncDir, syncFile, writeDurable } from "@hierdoc/core";
 import { forEachLine, readInto } from "./file-blocks.js";
 import { LineArena } from "./line-arena.js";
 import { recordJson } from "./record-codec.js";
@@ -79,24 +79,6 @@ function sha256(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 
-async function writeDurable(path: string, bytes: Uint8Array): Promise<void> {
-  const handle = await open(path, "w");
-  try {
-    await handle.writeFile(bytes);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-async function syncDir(dir: string): Promise<void> {
-  const handle = await open(dir, "r");
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
 
 /** Reads and validates the manifest; `undefined` when the folder holds no snapshot yet. */
 export async function readManifest(dir: string): Promise<SnapshotManifest | undefined> {
@@ -288,14 +270,6 @@ async function hashFile(path: string): Promise<{ bytes: number; sha256: string }
   return { bytes, sha256: hash.digest("hex") };
 }
 
-async function syncFile(path: string): Promise<void> {
-  const handle = await open(path, "r+");
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
 
 /**
  * The path of the manifest's HNSW graph file when it is listed and intact (size and SHA-256 match), else
