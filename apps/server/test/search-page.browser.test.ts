@@ -153,9 +153,11 @@ suite(`the search page in Chromium on the GDPR${skip ? ` (skipped: ${skip})` : "
       await page.screenshot({ path: join(SHOTS, "3-definition.png") });
       // From the keyboard: Enter on a term moves focus into its definition, Escape closes it and returns focus.
       await page.keyboard.press("Escape");
+      await page.locator("#popover").waitFor({ state: "hidden" });
       await page.locator(".unit-target a.term", { hasText: "personal data" }).focus();
       await page.keyboard.press("Enter");
-      await page.locator("#popover:not([hidden])").waitFor();
+      // The definition is fetched after Enter: wait for this term's popover, not the one that just closed.
+      await page.locator("#popover:not([hidden]) .pop-term", { hasText: "personal data" }).waitFor();
       await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe("popover");
       await expect(page.locator("#popover .pop-term").textContent()).resolves.toBe("personal data");
       await page.keyboard.press("Escape");
