@@ -23,7 +23,17 @@ export interface LoadToolConfigOptions {
   check?: (config: ToolConfig) => ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>;
 }
 
-const SECRET_KEYS = new Set(["api_key", "password", "token", "secret"]);
+/**
+ * Keys whose values `redactConfig` hides: credentials of any provider block (`api_key`, a Cosmos `key`, a MongoDB
+ * `connection_string`, `authorization` headers) and any key ending in `_key`, `_token`, `_secret` or `_password`.
+ */
+const SECRET_KEYS = new Set(["api_key", "key", "password", "token", "secret", "connection_string", "authorization", "credentials"]);
+const SECRET_SUFFIX = /_(key|token|secret|password)$/i;
+
+/** Whether a config key names a credential. */
+function isSecretKey(key: string): boolean {
+  return SECRET_KEYS.has(key.toLowerCase()) || SECRET_SUFFIX.test(key);
+}
 
 /**
  * Parses a whole agent.yaml (or a single tool entry) and returns the validated
@@ -112,7 +122,7 @@ export function redactConfig<T>(value: T): T {
   if (Array.isArray(value)) return value.map((v) => redactConfig(v)) as T;
   if (isRecord(value)) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEYS.has(k) && v != null ? "***" : redactConfig(v);
+    for (const [k, v] of Object.entries(value)) out[k] = isSecretKey(k) && v != null ? "***" : redactConfig(v);
     return out as T;
   }
   return value;

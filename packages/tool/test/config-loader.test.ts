@@ -69,6 +69,18 @@ describe("loadToolConfig", () => {
     expect(() => loadToolConfig(yaml, { file: "agent.yaml", tool: "zzz" })).toThrow(/no hierarchical_document tool named "zzz"/);
   });
 
+  it("redacts every credential key, whatever block it sits in", () => {
+    const cfg = {
+      vector_store: { provider: "azure-cosmos-nosql", key: "cosmos-k", connection_string: "mongodb+srv://u:p@h" },
+      llm: { headers: { Authorization: "Bearer t0k" }, access_token: "at-1", client_secret: "cs-1" },
+      chunk: { max_tokens: 800 },
+    };
+    const out = redactConfig(cfg);
+    for (const secret of ["cosmos-k", "u:p@h", "Bearer t0k", "at-1", "cs-1"]) expect(JSON.stringify(out)).not.toContain(secret);
+    expect(out.chunk.max_tokens).toBe(800);
+    expect(out.vector_store.provider).toBe("azure-cosmos-nosql");
+  });
+
   it("reports YAML syntax errors with their line", () => {
     expect(() => loadToolConfig("tools:\n  - name: [unclosed\n", { file: "x.yaml" })).toThrow(/x\.yaml:\d+/);
   });
