@@ -1,4 +1,5 @@
 import { AnnIndex, type AnnQuantization } from "@hierdoc/ann";
+import { HierdocError } from "@hierdoc/core";
 import { TopK } from "./top-k.js";
 import type { VectorMatrix } from "./vector-matrix.js";
 
@@ -15,6 +16,12 @@ export interface MemoryAnnConfig {
   ef_search?: number;
   /** HNSW candidate list while inserting (default 128). */
   ef_construction?: number;
+  /**
+   * Approximate neighbours the graph returns for exact re-scoring against the store's vectors (default 0:
+   * `max(4·k, 64)` for a top-k search). Above `ef_search` the graph's search list widens to this many, so
+   * it trades speed for recall like `ef_search` does, per query; with `f16` graphs it also repairs the order.
+   */
+  candidates?: number;
   /** Scalar type of the vectors inside the graph (default `f32`; `f16` halves the graph's memory). Scores stay exact. */
   quantization?: AnnQuantization;
   /** Threads used to build the index in bulk (0 = every core; default 0). */
@@ -30,14 +37,31 @@ export const DEFAULT_MEMORY_ANN: Readonly<ResolvedMemoryAnn> = Object.freeze({
   m: 16,
   ef_search: 256,
   ef_construction: 128,
+  candidates: 0,
   quantization: "f32",
   threads: 0,
 });
 
-/** The settings with defaults applied, or `undefined` for `ann: false`. */
+/**
+ * The settings with defaults applied, or `undefined` for `ann: false`.
+ * @throws HierdocError E_INVALID_ARGUMENT naming `ann.candidates` when it is not a non-negative integer.
+ */
 export function resolveMemoryAnn(config: MemoryAnnConfig | false | undefined): ResolvedMemoryAnn | undefined {
   if (config === false) return undefined;
-  return { ...DEFAULT_MEMORY_ANN, ...Object.fromEntries(Object.entries(config ?? {}).filter(([, v]) => v !== undefined)) };
+  const resolved: ResolvedMemoryAnn = { ...DEFAULT_MEMORY_ANN, ...Object.fromEntries(Object.entries(config ?? {}).filter(([, v]) => v !== undefined)) };
+  if (!Number.isInteger(resolved.candidates) || resolved.candidates < 0) {
+    throw new HierdocError("E_INVALID_ARGUMENT", `ann.candidates must be a non-negative integer, got ${String(resolved.candidates)}`, { details: { key: "ann.candidates" } });
+  }
+  return resolved;
+}
+
+/**
+ * How many approximate neighbours a top-`k` search asks the graph for: the configured `candidates` (or
+ * `max(4·k, 64)` when 0), at least `needed` (what a filtered search must over-fetch) and at least `k`.
+ */
+export function candidateCount(config: ResolvedMemoryAnn, k: number, needed: number): number {
+  const base = config.candidates > 0 ? config.candidates : Math.max(4 * k, 64);
+  return Math.max(k, needed, base);
 }
 
 /**
@@ -110,12 +134,13 @@ export class AnnLeg {
   }
 
   /**
-   * The `k` best rows among `candidates` approximate neighbours that `accept` lets through, re-scored
-   * exactly, best first (ties by row). Fewer than `k` when the graph returned too few accepted rows.
+   * The `k` best rows that `accept` lets through among the graph's approximate neighbours (at least
+   * `candidates`; see {@link candidateCount}), re-scored exactly against `matrix`, best first (ties by row).
+   * Fewer than `k` when the graph returned too few accepted rows.
    */
   search(matrix: VectorMatrix, query: Float32Array, k: number, candidates: number, accept?: (row: number) => boolean): Array<{ index: number; score: number }> {
     const index = this.index as AnnIndex;
-    const rows = index.search(query, Math.max(k, candidates)).map((h) => h.key);
+    const rows = index.search(query, candidateCount(this.config, k, candidates)).map((h) => h.key);
     const kept = accept === undefined ? rows : rows.filter(accept);
     const scores = matrix.scoreRows(query, kept);
     const top = new TopK(k);

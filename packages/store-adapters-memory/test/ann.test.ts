@@ -64,10 +64,24 @@ describe("MemoryStore ANN (HNSW) leg", () => {
   });
 
   it("with a graph too coarse to be exact, results differ from the scan: the graph is what answers", async () => {
-    const { approx, exact } = await pair(2000, { ...ann, m: 2, ef_search: 1, ef_construction: 2 });
+    const { approx, exact } = await pair(2000, { ...ann, m: 2, ef_search: 1, ef_construction: 2, candidates: 10 });
     const r = await overlap(approx, exact);
     expect(r).toBeLessThan(1);
     expect(r).toBeGreaterThan(0);
+  });
+
+  it("more re-scored candidates widen the graph's search: a coarse graph's recall rises with ann.candidates, scores stay exact", async () => {
+    const coarse = { ...ann, m: 4, ef_search: 1, ef_construction: 8 };
+    const { approx: few, exact } = await pair(2000, { ...coarse, candidates: 10 });
+    const fewRecall = await overlap(few, exact);
+    await few.close();
+    await rm(dir, { recursive: true, force: true });
+    const many = new MemoryStore({ dir, ann: { ...coarse, candidates: 400 } });
+    await many.open(open);
+    for (let i = 0; i < 2000; i += 250) await many.upsert(records(250, i));
+    const manyRecall = await overlap(many, exact);
+    expect(manyRecall).toBeGreaterThan(fewRecall + 0.1);
+    expect(manyRecall).toBeGreaterThanOrEqual(0.95);
   });
 
   it("stays exact below the threshold and with ann: false (no graph file in the snapshot)", async () => {
@@ -172,5 +186,7 @@ describe("MemoryStore ANN (HNSW) leg", () => {
     expect(() => new MemoryStore({ ann: { m: 0 } })).toThrow(invalid);
     expect(() => new MemoryStore({ ann: { threshold: -1 } })).toThrow(/ann.threshold/);
     expect(() => new MemoryStore({ ann: { quantization: "i8" as never } })).toThrow(invalid);
+    expect(() => new MemoryStore({ ann: { candidates: -1 } })).toThrow(/ann.candidates/);
+    expect(() => new MemoryStore({ ann: { candidates: 2.5 } })).toThrow(invalid);
   });
 });

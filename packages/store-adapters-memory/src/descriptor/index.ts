@@ -12,13 +12,14 @@ const config = storeConfig(["in-memory", "memory"], {
         m: z.number().int().min(2).max(128).optional(),
         ef_search: z.number().int().min(1).max(4096).optional(),
         ef_construction: z.number().int().min(1).max(4096).optional(),
+        candidates: z.number().int().min(0).max(16384).optional(),
         quantization: z.enum(["f32", "f16", "bf16"]).optional(),
         threads: z.number().int().min(0).max(256).optional(),
       }),
     ])
     .optional()
     .describe(
-      "HNSW index past `threshold` records (default 20000; below it searches are exact): `{threshold, m 16, ef_search 256, ef_construction 128, quantization f32|f16|bf16, threads}`; `false` keeps every search exact",
+      "HNSW index past `threshold` records (default 20000; below it searches are exact): `{threshold, m 16, ef_search 256, ef_construction 128, candidates (re-scored per query; 0 = max(4·k, 64)), quantization f32|f16|bf16, threads}`; `false` keeps every search exact",
     ),
 });
 
