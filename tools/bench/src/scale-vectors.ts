@@ -51,22 +51,62 @@ export function projection(from: number, to: number, seed = 1536): (v: Float32Ar
 }
 
 /**
- * Record `i` of a scaled pool made from `base` (real records with their real vectors): copy 0 is the record
- * itself, copy k > 0 gets a distinct id (`id#rK`) and source path (`rK/path`) and its vector plus Gaussian
- * noise of total norm ≈ `noise` (unit vectors, so cosine ≈ 1 − noise²/2 to the original); then the vector
- * is projected to the target dimensions. Deterministic in `i` (noise seeded by `seed + i`).
+ * How the copies of a scaled pool differ from their real record. `noise`: norm of the Gaussian noise added
+ * to the unit vector; `mix`: weight of another real record's unit vector (chosen per copy) added before the
+ * noise, so copies are spread towards unrelated records instead of forming tight clusters.
  */
-export function scaleRecord(base: readonly StoreRecord[], i: number, project: (v: Float32Array) => Float32Array, noise = 0.25, seed = 16): StoreRecord {
+export interface CopyShape {
+  noise: number;
+  mix: number;
+}
+
+/**
+ * The shapes the benchmark has used. `tight` (until 2026-12-03): noise 0.25, no mix, cosine ≈ 0.97 to the
+ * source, so each real vector becomes a cluster of near-duplicates (an unrealistically hard and unfair
+ * recall test: the exact top 10 are near-ties). `spread`: 0.5 of another real record, then noise 0.5: cosine
+ * ≈ 0.88 to the source and ≈ 0.79 between two copies of one record (two random real GloVe chunk vectors:
+ * ≈ 0.84), closer to distinct chunks on related topics. The build prints the measured cosine.
+ */
+export const COPY_SHAPES: Readonly<Record<string, CopyShape>> = Object.freeze({
+  tight: { noise: 0.25, mix: 0 },
+  spread: { noise: 0.5, mix: 0.5 },
+});
+
+/**
+ * Record `i` of a scaled pool made from `base` (real records with their real vectors): copy 0 is the record
+ * itself, copy k > 0 gets a distinct id (`id#rK`) and source path (`rK/path`) and its vector changed by
+ * `shape` (see {@link CopyShape}); then the vector is projected to the target dimensions. Deterministic in
+ * `i` (noise and the mixed record seeded by `seed + i`).
+ */
+export function scaleRecord(base: readonly StoreRecord[], i: number, project: (v: Float32Array) => Float32Array, shape: CopyShape = COPY_SHAPES.tight, seed = 16): StoreRecord {
   const k = Math.floor(i / base.length);
   const src = base[i % base.length];
   const v = unit(Float32Array.from(src.vector));
   if (k > 0) {
     const g = gaussian(seed + i);
-    const sigma = noise / Math.sqrt(v.length);
+    if (shape.mix > 0) {
+      const other = unit(Float32Array.from(base[Math.floor(seeded(seed + i)() * base.length)].vector));
+      for (let j = 0; j < v.length; j++) v[j] += shape.mix * other[j];
+      unit(v);
+    }
+    const sigma = shape.noise / Math.sqrt(v.length);
     for (let j = 0; j < v.length; j++) v[j] += sigma * g();
   }
   const record: ChunkRecord = k === 0 ? src.record : { ...src.record, id: `${src.record.id}#r${k}`, sourcePath: `r${k}/${src.record.sourcePath}` };
   return { record, vector: project(unit(v)) };
+}
+
+/** Cosine of two vectors of the same length. */
+export function cosine(a: Float32Array, b: Float32Array): number {
+  let ab = 0;
+  let aa = 0;
+  let bb = 0;
+  for (let j = 0; j < a.length; j++) {
+    ab += a[j] * b[j];
+    aa += a[j] * a[j];
+    bb += b[j] * b[j];
+  }
+  return aa > 0 && bb > 0 ? ab / Math.sqrt(aa * bb) : 0;
 }
 
 /** An embedder whose vectors are another's, projected (the query side of {@link scaleRecords}). */

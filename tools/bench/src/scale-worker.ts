@@ -1,8 +1,11 @@
 // Child-process measurements of the scale benchmark (one per process: peak RSS and open time belong to it).
 // Usage: node scale-worker.js MODE --key value ...; prints one JSON object on stdout.
-//   build    --src OBLIQA_INDEX --out DIR --size N --dims D [--quantization f32|f16]
+//   build    --src OBLIQA_INDEX --out DIR --size N --dims D [--quantization f32|f16] [--shape tight|spread]
 //   latency  --index DIR --src OBLIQA_INDEX --queries FILE --dims D [--n 300] [--recall-n 200]
+//   (latency, store-latency: [--quantization f32|f16|off] [--candidates N] [--ef-search N] override the store's ann settings)
 //   quality  --index OBLIQA_INDEX --qrels FILE [--threshold 5000]
+//   ann-sweep --index STORE_DIR --src OBLIQA_INDEX --queries FILE --dims D [--n 100] [--settings 0x256,512x256,...] [--quantization f32|f16]
+//             (recall@10 and dense search cost per candidates × ef_search setting)
 //   store-latency --index STORE_DIR --src OBLIQA_INDEX --queries FILE --dims D [--n 200] [--recall-n 100]  (the store alone)
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -13,7 +16,8 @@ import { createReranker } from "@hierdoc/rerank";
 import { MemoryStore, type MemoryAnnConfig } from "@hierdoc/store-adapters-memory";
 import { HierarchicalDocumentTool } from "@hierdoc/tool";
 import { copyManifest, loadEmbedder, manifestConfig, peakRssMb, readIndexRecords, readQueries } from "./pool.js";
-import { projectedEmbedder, projection, scaleRecord } from "./scale-vectors.js";
+import { COPY_SHAPES, cosine, projectedEmbedder, projection, scaleRecord } from "./scale-vectors.js";
+import { annSweep } from "./scale-recall.js";
 import { summarize } from "./stats.js";
 
 const args = process.argv.slice(2);
@@ -28,7 +32,9 @@ const load = (): number => Number(loadavg()[0].toFixed(2));
 
 function annConfig(): MemoryAnnConfig | false {
   const q = opt("quantization", "f32");
-  return q === "off" ? false : { quantization: q as "f32" | "f16", threshold: Number(opt("threshold", "20000")) };
+  if (q === "off") return false;
+  const num = (name: string): number | undefined => (args.includes(`--${name}`) ? Number(opt(name)) : undefined);
+  return { quantization: q as "f32" | "f16", threshold: Number(opt("threshold", "20000")), candidates: num("candidates"), ef_search: num("ef-search") };
 }
 
 async function embedderFor(src: string, dims: number): Promise<Embedder> {
@@ -55,6 +61,12 @@ async function build(): Promise<object> {
   const base = await readIndexRecords(src, glove);
   const embedder = await embedderFor(src, dims);
   const project = projection(glove.dimensions, dims);
+  const shapeName = opt("shape", "tight");
+  const shape = COPY_SHAPES[shapeName];
+  if (shape === undefined) throw new Error(`scale-worker build: --shape must be one of ${Object.keys(COPY_SHAPES).join(", ")}`);
+  // Mean cosine of a copy to its real record, on the first 2,000 copies (before projection).
+  const sample = Array.from({ length: Math.min(2000, Math.max(0, size - base.length)) }, (_, j) => cosine(scaleRecord(base, base.length + j, (v) => v, shape).vector, Float32Array.from(base[j % base.length].vector)));
+  const copyCosine = sample.length ? sample.reduce((a, b) => a + b, 0) / sample.length : null;
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   const loads = [load()];
@@ -64,7 +76,7 @@ async function build(): Promise<object> {
   const batch = 10_000;
   for (let i = 0; i < size; i += batch) {
     const records = [];
-    for (let j = i; j < Math.min(size, i + batch); j++) records.push(scaleRecord(base, j, project));
+    for (let j = i; j < Math.min(size, i + batch); j++) records.push(scaleRecord(base, j, project, shape));
     await store.upsert(records);
     if (i % 100_000 === 0) process.stderr.write(`[scale-worker] ${i + records.length} / ${size} (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`);
   }
@@ -81,7 +93,7 @@ async function build(): Promise<object> {
   const derivedMs = performance.now() - t1;
   copyManifest(src, out);
   loads.push(load());
-  return { size, dims, baseChunks: base.length, chunks, upsertMs, storeWriteMs: storeMs, derivedBuildMs: derivedMs, buildMs: storeMs + derivedMs, diskBytes: dirBytes(out), storeBytes: dirBytes(join(out, "store")), peakRssMb: peakRssMb(), loadAverage: loads };
+  return { size, dims, shape: shapeName, copyCosine, baseChunks: base.length, chunks, upsertMs, storeWriteMs: storeMs, derivedBuildMs: derivedMs, buildMs: storeMs + derivedMs, diskBytes: dirBytes(out), storeBytes: dirBytes(join(out, "store")), peakRssMb: peakRssMb(), loadAverage: loads };
 }
 
 /** Wall and CPU (user + system of this process) milliseconds per query; CPU time barely moves with the machine's load. */
@@ -118,12 +130,19 @@ async function latency(): Promise<object> {
   const openCpuMs = ((d) => (d.user + d.system) / 1000)(process.cpuUsage(c0));
   const latencyMs: Record<string, object> = {};
   const cpuMs: Record<string, object> = {};
+  // Per-stage wall milliseconds of the hybrid searches (the tool's own timers: legs, fusion, rerank, attach).
+  const stages: Record<string, number[]> = {};
   for (const m of ["hybrid", "keyword", "semantic"] as SearchMode[]) {
-    const t = await timeQueries(queries, (q) => tool.search(q, { topK: 10, mode: m }));
+    const t = await timeQueries(queries, async (q) => {
+      const res = await tool.search(q, { topK: 10, mode: m });
+      if (m === "hybrid") for (const [k, v] of Object.entries(res.timingsMs ?? {})) (stages[k] ??= []).push(v);
+      return res;
+    });
     latencyMs[m] = summarize(t.wall);
     cpuMs[m] = summarize(t.cpu);
     loads.push(load());
   }
+  const hybridStagesMs = Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, summarize(v)]));
   const servingPeakRssMb = peakRssMb();
   // ANN recall@10: the store's answer against an exact scan of the vectors file of the same snapshot.
   const recallN = Number(opt("recall-n", "200"));
@@ -155,7 +174,7 @@ async function latency(): Promise<object> {
   }
   const chunks = tool.chunkCount;
   await tool.close();
-  return { dims, chunks, ann: opt("quantization", "f32") !== "off", annOnDisk: manifest.files.ann !== undefined, openMs, openCpuMs, latency: latencyMs, cpu: cpuMs, servingPeakRssMb, recallAt10: asked ? hit / (asked * 10) : null, recallQueries: asked, loadAverage: loads };
+  return { dims, chunks, ann: opt("quantization", "f32") !== "off", annOnDisk: manifest.files.ann !== undefined, openMs, openCpuMs, latency: latencyMs, cpu: cpuMs, hybridStagesMs, servingPeakRssMb, recallAt10: asked ? hit / (asked * 10) : null, recallQueries: asked, loadAverage: loads };
 }
 
 /** The store alone (no BM25 / tool): open time, dense search wall and CPU per query, peak RSS, ANN recall@10 against an exact scan. */
@@ -242,7 +261,23 @@ async function quality(): Promise<object> {
   return { chunks: existsSync(join(dir, "store")) ? JSON.parse(readFileSync(join(dir, "store", "manifest.json"), "utf8")).count : null, threshold: Number(opt("threshold", "5000")), metrics: out, loadAverage: load() };
 }
 
-const modes: Record<string, () => Promise<object>> = { build, latency, quality, "store-latency": storeLatency };
+/** Recall@10 and dense-search cost of the store for several `candidates` × `ef_search` settings (one open each). */
+async function sweep(): Promise<object> {
+  const dir = resolve(opt("index"));
+  const dims = Number(opt("dims"));
+  const embedder = await embedderFor(resolve(opt("src")), dims);
+  const texts = readQueries(opt("queries")).slice(0, Number(opt("n", "100"))).map((q) => q.query);
+  const settings = opt("settings", "0x256").split(",").map((s) => {
+    const [candidates, efSearch] = s.split("x").map(Number);
+    return { candidates, efSearch };
+  });
+  const loads = [load()];
+  const rows = await annSweep(dir, embedder, texts, settings, opt("quantization", "f32") as "f32" | "f16");
+  loads.push(load());
+  return { dims, queries: texts.length, rows, peakRssMb: peakRssMb(), loadAverage: loads };
+}
+
+const modes: Record<string, () => Promise<object>> = { build, latency, quality, "store-latency": storeLatency, "ann-sweep": sweep };
 const run = modes[mode];
 if (!run) throw new Error(`scale-worker: unknown mode ${mode} (build | latency | quality)`);
 process.stdout.write(JSON.stringify(await run()) + "\n");

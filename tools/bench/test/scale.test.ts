@@ -1,7 +1,8 @@
 import { describe, expect, it } from "@jest/globals";
 import type { StoreRecord } from "@hierdoc/core";
 import { extractScaleSection, renderScaleSection, scaleTargets, spliceScaleSection, SCALE_SECTION_BEGIN, SCALE_SECTION_END, type ScaleResults } from "../src/scale-report.js";
-import { projection, scaleRecord, unit } from "../src/scale-vectors.js";
+import { exactTop, recallAt } from "../src/scale-recall.js";
+import { COPY_SHAPES, cosine, gaussian, projection, scaleRecord, unit } from "../src/scale-vectors.js";
 
 const lat = (p95: number) => ({ n: 300, mean: p95 / 2, p50: p95 / 2, p95, p99: p95 * 1.5, max: p95 * 2 });
 const results = (hybridP95: number, openMs: number, rss: number, recall: number): ScaleResults => ({
@@ -27,7 +28,25 @@ describe("scale report", () => {
     const bad = v(results(80, 9000, 4000, 0.9));
     expect(bad["1M × 100-d hybrid"]).toBe("**not met**");
     expect(bad["1M × 100-d peak"]).toBe("**not met**");
-    expect(bad["1M × 100-d ANN"]).toBe("**not met**");
+    expect(bad["1M × 100-d ANN"]).toBe("not measured");
+    const recallVerdicts = scaleTargets(results(80, 9000, 4000, 0.9)).filter(([t]) => t.startsWith("1M × 100-d ANN"));
+    expect(recallVerdicts.map(([t, m, verdict]) => [t.includes("tight"), m, verdict])).toEqual([
+      [true, "0.9000", "**not met**"],
+      [false, "—", "not measured"],
+    ]);
+  });
+
+  it("takes latency targets from the spread pool when it was measured, and renders sweeps and per-stage timings", () => {
+    const r = results(80, 9000, 4000, 0.9);
+    const spread = { ...r.runs[0], shape: "spread", latency: { ...r.runs[0].latency!, latency: { ...r.runs[0].latency!.latency, hybrid: lat(45) }, recallAt10: 0.99, hybridStagesMs: { semantic: lat(4), rerank: lat(9) } } };
+    r.runs.push(spread);
+    r.sweeps = [{ size: 1_000_000, dims: 100, shape: "tight", queries: 100, peakRssMb: 3000, loadAverage: [4, 5], rows: [{ candidates: 512, efSearch: 256, recallAt10: 0.93, wallMs: lat(6), cpuMs: lat(5), openMs: 40_000 }] }];
+    const t = Object.fromEntries(scaleTargets(r).map(([name, m, verdict]) => [name, [m, verdict]]));
+    expect(t["1M × 100-d hybrid p95 ≤ 50 ms (default reranker) (spread copies)"]).toEqual(["45.0 ms", "met"]);
+    expect(t["1M × 100-d ANN recall@10 vs exact ≥ 0.98 (spread copies)"]).toEqual(["0.9900", "met"]);
+    const md = renderScaleSection(r);
+    expect(md).toContain("| 1,000,000 | 100 | tight | 512 | 256 | 0.9300 | 3.00 / 6.00 | 2.50 / 5.00 | 100 | 4.0, 5.0 |");
+    expect(md).toMatch(/\| 1,000,000 \| 100 \| spread \| HNSW \| 2\.00 \/ 4\.00 \| 4\.50 \/ 9\.00 \|/);
   });
 
   it("renders a marked section with the results and failures, and splices it into a document once", () => {
@@ -72,5 +91,38 @@ describe("scale vectors", () => {
     expect(pa).toHaveLength(1536);
     expect(cos(pa, pa)).toBeCloseTo(1, 5);
     expect(Math.abs(cos(pa, p(b)) - cos(a, b))).toBeLessThan(0.1);
+  });
+
+  it("the spread shape moves copies further from their record than the tight one (cosine 0.8–0.95), towards other records", () => {
+    const g = gaussian(7);
+    const many: StoreRecord[] = Array.from({ length: 200 }, (_, i) => ({ ...base[0], record: { ...base[0].record, id: `m${i}` }, vector: unit(Float32Array.from({ length: 100 }, () => g())) }));
+    const mean = (shape: (typeof COPY_SHAPES)[string]) => {
+      let s = 0;
+      for (let j = 0; j < 400; j++) s += cosine(scaleRecord(many, 200 + j, (v) => v, shape).vector, many[j % 200].vector);
+      return s / 400;
+    };
+    const tight = mean(COPY_SHAPES.tight);
+    const spread = mean(COPY_SHAPES.spread);
+    expect(tight).toBeGreaterThan(0.95);
+    expect(spread).toBeGreaterThan(0.8);
+    expect(spread).toBeLessThan(0.95);
+    // The mixed-in record is another real one: a spread copy is closer to some other record than a tight copy is.
+    const nearestOther = (shape: (typeof COPY_SHAPES)[string]) => {
+      const v = scaleRecord(many, 205, (x) => x, shape).vector;
+      return Math.max(...many.filter((_, i) => i !== 5).map((r) => cosine(v, r.vector)));
+    };
+    expect(nearestOther(COPY_SHAPES.spread)).toBeGreaterThan(nearestOther(COPY_SHAPES.tight) + 0.1);
+  });
+});
+
+describe("scale recall", () => {
+  it("exactTop ranks rows by dot product with the query; recallAt counts the exact rows found in each answer", () => {
+    const rows = [[1, 0], [0.6, 0.8], [0, 1], [-1, 0], [0.8, 0.6]];
+    const vectors = Float32Array.from(rows.flat());
+    expect(exactTop(vectors, rows.length, Float32Array.from([1, 0]), 3)).toEqual([0, 4, 1]);
+    expect(exactTop(vectors, rows.length, Float32Array.from([0, 1]), 2)).toEqual([2, 1]);
+    const ids = ["a", "b", "c", "d", "e"];
+    expect(recallAt([[0, 4, 1], [2, 1]], [["a", "e", "x"], ["c", "b"]], ids)).toBeCloseTo(4 / 5, 10);
+    expect(recallAt([[0]], [[]], ids)).toBe(0);
   });
 });
