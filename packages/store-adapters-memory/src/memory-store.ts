@@ -12,8 +12,12 @@ import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { AnnIndex, resolveAnnOptions } from "@hierdoc/ann";
 import { AnnLeg, resolveMemoryAnn, type MemoryAnnConfig, type ResolvedMemoryAnn } from "./ann-leg.js";
+import { readLegacySnapshot } from "./legacy-snapshot.js";
 import { decodeRecord, encodeRecord } from "./record-codec.js";
-import { checkedAnnFile, readManifest, readSnapshot, removeStale, writeSnapshot, type Snapshot, type SnapshotManifest } from "./snapshot.js";
+import { RecordRows, type CompactionPolicy, type LoadedRows } from "./record-rows.js";
+import { DEFAULT_VERIFY_BYTES_AT_OPEN, readSegmented } from "./segment-snapshot.js";
+import { checkedAnnFile, readManifest, removeStale, type SnapshotManifest } from "./snapshot.js";
+import { writeGeneration } from "./snapshot-writer.js";
 import { VectorMatrix } from "./vector-matrix.js";
 
 /** Options of {@link MemoryStore}. */
@@ -25,17 +29,30 @@ export interface MemoryStoreOptions {
    * `false` keeps every search exact. Persisted with the snapshot. See {@link MemoryAnnConfig}.
    */
   ann?: MemoryAnnConfig | false;
+  /**
+   * Records files up to this many bytes in all are checksummed whole at open (default 64 MiB); past it
+   * each record line is checked against its CRC-32 when it is read, so opening a large index does not
+   * read every record.
+   */
+  verifyBytesAtOpen?: number;
+  /** When a flush rewrites record segments instead of only appending one (default `{ deadShare: 0.5, maxSegments: 16 }`). */
+  compaction?: Partial<CompactionPolicy>;
 }
+
+/** The default {@link MemoryStoreOptions.compaction}. */
+export const DEFAULT_COMPACTION: Readonly<CompactionPolicy> = Object.freeze({ deadShare: 0.5, maxSegments: 16 });
 
 const ADAPTER = "memory";
 
 /**
- * The default vector store: records and vectors held in process (contiguous Float32 storage, brute-force
- * cosine with a bounded top-k), persisted to a folder as atomic snapshots on `flush()`. Each record is kept
- * as its compact UTF-8 JSON line (without `indexedText` when that is the default `{context}\n\n{content}`)
- * and parsed when read, so `get()` and `scan()` return fresh objects.
+ * The default vector store: vectors held in process (contiguous Float32 storage, brute-force cosine with a
+ * bounded top-k, or an HNSW graph past a threshold), records kept on disk in append-only segment files and
+ * read on demand through an offset table (only ids, source paths and locations are in memory), persisted
+ * to a folder on `flush()`: each flush appends the records changed since the last one and switches the
+ * manifest atomically. Each record is stored as its compact UTF-8 JSON line (without `indexedText` when
+ * that is the default `{context}\n\n{content}`) and parsed when read, so `get()` and `scan()` return fresh objects.
  *
- * Use it for local indexes up to a few hundred thousand chunks. Readers may open the folder while a writer
+ * Use it for local indexes up to about a million chunks. Readers may open the folder while a writer
  * flushes; concurrent writers stay consistent but the last flush wins.
  */
 export class MemoryStore implements VectorStoreAdapter {
@@ -46,13 +63,12 @@ export class MemoryStore implements VectorStoreAdapter {
   private readonly dir: string | undefined;
   private embedderId = "";
   private matrix: VectorMatrix | undefined;
-  /** Row-aligned: each record's compact JSON line ({@link encodeRecord}), id and source path. */
-  private lines: Buffer[] = [];
-  private ids: string[] = [];
-  private sources: string[] = [];
-  private rowById = new Map<string, number>();
-  /** Records per source path (decides between the graph and an exact scan for filtered searches). */
-  private sourceCounts = new Map<string, number>();
+  /** Row-aligned with the matrix: ids, source paths and where each record line is. */
+  private rows: RecordRows;
+  private readonly verifyBytesAtOpen: number;
+  private readonly compaction: CompactionPolicy;
+  /** A version 1-2 folder was opened: the next flush writes it as version 3 even without changes. */
+  private upgradePending = false;
   private readonly annConfig: ResolvedMemoryAnn | undefined;
   private ann: AnnLeg | undefined;
   private generation = 0;
@@ -62,6 +78,9 @@ export class MemoryStore implements VectorStoreAdapter {
   /** Creates a closed store; call {@link open} before anything else. */
   constructor(options: MemoryStoreOptions = {}) {
     this.dir = options.dir;
+    this.rows = new RecordRows(options.dir ?? "");
+    this.verifyBytesAtOpen = options.verifyBytesAtOpen ?? DEFAULT_VERIFY_BYTES_AT_OPEN;
+    this.compaction = { ...DEFAULT_COMPACTION, ...options.compaction };
     this.annConfig = resolveMemoryAnn(options.ann);
     if (this.annConfig !== undefined) {
       // Checked here so a bad setting fails at construction, not at the first large upsert.
@@ -95,36 +114,37 @@ export class MemoryStore implements VectorStoreAdapter {
     this.ann = this.annConfig === undefined ? undefined : new AnnLeg(this.annConfig, options.dimensions);
     this.generation = 0;
     this.dirty = false;
+    this.upgradePending = false;
     if (this.dir === undefined) return;
     const dir = this.dir;
     let manifest = await this.wrapIo("open", () => readManifest(dir));
     await this.wrapIo("open", () => removeStale(dir));
-    let snap: Snapshot | undefined;
-    for (let attempt = 1; manifest !== undefined && snap === undefined; attempt++) {
+    let loaded: LoadedRows | undefined;
+    for (let attempt = 1; manifest !== undefined && loaded === undefined; attempt++) {
       this.checkManifest(manifest, options);
       try {
-        snap = await this.wrapIo("open", () => readSnapshot(dir, manifest as SnapshotManifest));
+        const m = manifest;
+        loaded = await this.wrapIo("open", () => (m.version < 3 ? readLegacySnapshot(dir, m) : readSegmented(dir, m, this.verifyBytesAtOpen)));
       } catch (err) {
         // A writer in another process may have replaced the snapshot between reading the manifest and
         // its files: read the new manifest and try again.
         const latest = attempt < 5 ? await this.wrapIo("open", () => readManifest(dir)) : undefined;
-        if (latest === undefined || latest.files.records.name === manifest.files.records.name) throw err;
+        if (latest === undefined || latest.generation === manifest.generation) throw err;
         manifest = latest;
       }
     }
-    if (manifest === undefined || snap === undefined) return;
-    this.matrix.adopt(snap.vectors, snap.ids.length);
-    this.lines = snap.lines;
-    this.ids = snap.ids;
-    this.sources = snap.sources;
-    for (const source of snap.sources) this.countSource(source, 1);
-    snap.ids.forEach((id, i) => this.rowById.set(id, i));
-    if (this.rowById.size !== snap.ids.length) {
-      throw new HierdocError("E_INDEX_CORRUPT", `memory store index is corrupt: ${manifest.files.records.name}: duplicate record ids`, {
-        details: { adapter: ADAPTER, operation: "open", file: manifest.files.records.name },
+    if (manifest === undefined || loaded === undefined) return;
+    this.matrix.adopt(loaded.vectors, loaded.ids.length);
+    this.rows.adopt(loaded);
+    if (this.rows.rowById.size !== loaded.ids.length) {
+      const file = manifest.files.columns?.name ?? manifest.files.records?.name ?? "";
+      this.clearRows();
+      throw new HierdocError("E_INDEX_CORRUPT", `memory store index is corrupt: ${file}: duplicate record ids`, {
+        details: { adapter: ADAPTER, operation: "open", file },
       });
     }
     this.generation = manifest.generation;
+    this.upgradePending = manifest.version < 3;
     await this.openAnn(manifest);
   }
 
@@ -193,19 +213,13 @@ export class MemoryStore implements VectorStoreAdapter {
     });
     const firstNew = matrix.length;
     records.forEach(({ record, vector }, i) => {
-      const row = this.rowById.get(record.id);
+      const row = this.rows.rowById.get(record.id);
       if (row === undefined) {
-        this.rowById.set(record.id, matrix.append(vector));
-        this.lines.push(lines[i]);
-        this.ids.push(record.id);
-        this.sources.push(record.sourcePath);
-        this.countSource(record.sourcePath, 1);
+        matrix.append(vector);
+        this.rows.add(record.id, record.sourcePath, lines[i]);
       } else {
         matrix.write(row, vector);
-        this.lines[row] = lines[i];
-        this.countSource(this.sources[row], -1);
-        this.countSource(record.sourcePath, 1);
-        this.sources[row] = record.sourcePath;
+        this.rows.replace(row, record.sourcePath, lines[i]);
         if (row < firstNew) this.ann?.written(matrix, row);
       }
     });
@@ -214,13 +228,17 @@ export class MemoryStore implements VectorStoreAdapter {
     if (records.length > 0) this.dirty = true;
   }
 
-  /** Records for the given ids, in the order asked; missing ids are skipped. */
+  /**
+   * Records for the given ids, in the order asked; missing ids are skipped. Flushed records are read from
+   * their segment file.
+   * @throws HierdocError E_INDEX_CORRUPT naming the records file when a line read does not match its CRC-32.
+   */
   async get(ids: string[]): Promise<ChunkRecord[]> {
     this.ready("get");
     const out: ChunkRecord[] = [];
     for (const id of ids) {
-      const row = this.rowById.get(id);
-      if (row !== undefined) out.push(decodeRecord(this.lines[row]));
+      const row = this.rows.rowById.get(id);
+      if (row !== undefined) out.push(decodeRecord(this.rows.line(row)));
     }
     return out;
   }
@@ -230,8 +248,8 @@ export class MemoryStore implements VectorStoreAdapter {
     const matrix = this.ready("getWithVectors");
     const out: StoreRecord[] = [];
     for (const id of ids) {
-      const row = this.rowById.get(id);
-      if (row !== undefined) out.push({ record: decodeRecord(this.lines[row]), vector: matrix.row(row) });
+      const row = this.rows.rowById.get(id);
+      if (row !== undefined) out.push({ record: decodeRecord(this.rows.line(row, "getWithVectors")), vector: matrix.row(row) });
     }
     return out;
   }
@@ -245,21 +263,30 @@ export class MemoryStore implements VectorStoreAdapter {
   /** Removes every record whose `sourcePath` equals `sourcePath`. */
   async deleteBySource(sourcePath: string): Promise<void> {
     this.ready("deleteBySource");
-    const ids = this.ids.filter((_, row) => this.sources[row] === sourcePath);
+    const sources = this.rows.sources;
+    const ids = this.rows.ids.filter((_, row) => sources[row] === sourcePath);
     for (const id of ids) this.removeRow(id);
   }
 
-  /** Every record (without vectors), as of the call; each is parsed as it is yielded (none is kept). */
+  /**
+   * Every record (without vectors), as of the call, in row order; lines are read from the segment files in
+   * large blocks and each is parsed as it is yielded (none is kept).
+   */
   async *scan(): AsyncIterable<ChunkRecord> {
     this.ready("scan");
-    const snapshot = this.lines.slice();
-    for (const line of snapshot) yield decodeRecord(line);
+    for (const line of this.rows.lines()) yield decodeRecord(line);
   }
 
   /** Number of records. */
   async count(): Promise<number> {
     this.ready("count");
-    return this.ids.length;
+    return this.rows.size;
+  }
+
+  /** The snapshot generation on disk (`gen:N`), which every flush that wrote something advances; null in memory only. */
+  async stamp(): Promise<string | null> {
+    this.ready("stamp");
+    return this.dir === undefined ? null : `gen:${this.generation}`;
   }
 
   /**
@@ -270,20 +297,21 @@ export class MemoryStore implements VectorStoreAdapter {
   async vectorSearch(query: StoreQuery & { vector: Float32Array }): Promise<ScoredId[]> {
     const matrix = this.ready("vectorSearch");
     this.checkVector(query.vector, "vectorSearch");
-    const k = Math.min(Math.max(0, Math.floor(query.topK)), this.ids.length);
+    const k = Math.min(Math.max(0, Math.floor(query.topK)), this.rows.size);
     if (k === 0) return [];
     const paths = query.filter?.sourcePaths;
     let accept: ((row: number) => boolean) | undefined;
-    let allowedRows = this.ids.length;
+    let allowedRows = this.rows.size;
     if (paths !== undefined) {
       const allowed = new Set(paths);
-      const sources = this.sources;
+      const sources = this.rows.sources;
       accept = (row) => allowed.has(sources[row]);
       allowedRows = 0;
-      for (const path of allowed) allowedRows += this.sourceCounts.get(path) ?? 0;
+      for (const path of allowed) allowedRows += this.rows.sourceCounts.get(path) ?? 0;
     }
     const hits = this.approximate(matrix, query.vector, k, allowedRows, accept) ?? matrix.search(query.vector, k, accept);
-    return hits.map((hit) => ({ id: this.ids[hit.index], score: hit.score }));
+    const ids = this.rows.ids;
+    return hits.map((hit) => ({ id: ids[hit.index], score: hit.score }));
   }
 
   /**
@@ -293,7 +321,7 @@ export class MemoryStore implements VectorStoreAdapter {
    */
   private approximate(matrix: VectorMatrix, vector: Float32Array, k: number, allowedRows: number, accept?: (row: number) => boolean): Array<{ index: number; score: number }> | undefined {
     const ann = this.ann;
-    const rows = this.ids.length;
+    const rows = this.rows.size;
     if (ann === undefined || !ann.active(rows) || allowedRows < k) return undefined;
     const wanted = Math.max(2 * k, k + 10);
     const candidates = accept === undefined ? wanted : Math.ceil((wanted * rows) / allowedRows);
@@ -303,8 +331,10 @@ export class MemoryStore implements VectorStoreAdapter {
   }
 
   /**
-   * Writes a snapshot when there were changes since the last one (no-op without `dir`). Atomic: a crash
-   * leaves the previous or the new snapshot.
+   * Makes the changes since the last flush durable (no-op without `dir` or without changes): appends one
+   * segment with the records upserted since (and the live records of segments compacted now), writes the
+   * rows and columns files and the graph, then switches the manifest. Atomic: a crash leaves the previous
+   * or the new generation. The first flush after opening a version 1-2 folder converts it to version 3.
    * @throws HierdocError E_STORE when the folder cannot be written.
    */
   async flush(): Promise<void> {
@@ -324,27 +354,27 @@ export class MemoryStore implements VectorStoreAdapter {
   }
 
   private clearRows(): void {
-    this.lines = [];
-    this.ids = [];
-    this.sources = [];
-    this.rowById = new Map();
-    this.sourceCounts = new Map();
+    this.rows.clear();
     this.ann?.clear();
   }
 
   private async flushNow(): Promise<void> {
-    if (this.dir === undefined || !this.dirty || this.matrix === undefined) return;
-    const lines = this.lines.slice();
-    const vectors = this.matrix.snapshot();
+    if (this.dir === undefined || !(this.dirty || this.upgradePending) || this.matrix === undefined) return;
     const generation = this.generation + 1;
+    const wasUpgrade = this.upgradePending;
     this.dirty = false;
+    this.upgradePending = false;
     try {
-      // The graph is saved now (synchronously), so it matches the rows copied above.
+      // Planned and the graph saved now (synchronously), so the files describe one state of the rows.
+      const plan = this.rows.planFlush(this.matrix, this.compaction);
+      const kept = plan.keep.map((s) => this.rows.segments[s]);
       const ann = this.ann?.built ? this.saveAnn(this.dir, this.ann) : undefined;
-      const written = await writeSnapshot(this.dir, { embedderId: this.embedderId, dimensions: this.matrix.dimensions, generation }, lines, vectors, ann);
-      this.generation = written.generation;
+      const written = await writeGeneration(this.dir, { embedderId: this.embedderId, dimensions: this.matrix.dimensions, generation }, plan, kept, ann);
+      this.rows.applyFlush(plan, written.segment);
+      this.generation = written.manifest.generation;
     } catch (err) {
       this.dirty = true;
+      this.upgradePending = wasUpgrade;
       throw this.error("E_STORE", "flush", `cannot write the index to ${this.dir}: ${(err as Error).message}`, {}, err);
     }
   }
@@ -362,28 +392,12 @@ export class MemoryStore implements VectorStoreAdapter {
     return { tempPath, settings: { library: "usearch", m, ef_construction, quantization } };
   }
 
-  private countSource(source: string, delta: number): void {
-    const n = (this.sourceCounts.get(source) ?? 0) + delta;
-    if (n > 0) this.sourceCounts.set(source, n);
-    else this.sourceCounts.delete(source);
-  }
-
   private removeRow(id: string): void {
-    const row = this.rowById.get(id);
+    const row = this.rows.rowById.get(id);
     if (row === undefined || this.matrix === undefined) return;
-    this.rowById.delete(id);
-    this.countSource(this.sources[row], -1);
     const moved = this.matrix.swapRemove(row);
     this.ann?.swapRemoved(this.matrix, row, moved);
-    const lastLine = this.lines.pop() as Buffer;
-    const lastId = this.ids.pop() as string;
-    const lastSource = this.sources.pop() as string;
-    if (moved !== -1) {
-      this.lines[row] = lastLine;
-      this.ids[row] = lastId;
-      this.sources[row] = lastSource;
-      this.rowById.set(lastId, row);
-    }
+    this.rows.swapRemove(row);
     this.dirty = true;
   }
 

@@ -12,6 +12,8 @@ const open = { embedderId: "test/embedder@1", dimensions: 16 };
 const pid = process.pid;
 const rec = (gen: number): string => `records-${gen}-${pid}.jsonl`;
 const vec = (gen: number): string => `vectors-${gen}-${pid}.f32`;
+const rows = (gen: number): string => `rows-${gen}-${pid}.bin`;
+const cols = (gen: number): string => `columns-${gen}-${pid}.json`;
 let dir: string;
 
 beforeEach(async () => {
@@ -30,20 +32,35 @@ async function filledStore(n = 5): Promise<MemoryStore> {
 }
 
 describe("MemoryStore snapshots", () => {
-  it("writes a manifest, a JSONL records file and a binary vectors file per generation (named by generation and pid)", async () => {
+  it("writes a manifest, a records segment (JSONL) with its vectors, and the rows and columns files (named by generation and pid)", async () => {
     const store = await filledStore(5);
-    expect((await readdir(dir)).sort()).toEqual([MANIFEST_FILE, rec(1), vec(1)]);
+    expect((await readdir(dir)).sort()).toEqual([cols(1), MANIFEST_FILE, rec(1), rows(1), vec(1)]);
     const manifest = JSON.parse(await readFile(join(dir, MANIFEST_FILE), "utf8"));
-    expect(manifest).toMatchObject({ format: "hierdoc-memory-store", version: 2, embedderId: open.embedderId, dimensions: 16, count: 5, generation: 1 });
+    expect(manifest).toMatchObject({ format: "hierdoc-memory-store", version: 3, embedderId: open.embedderId, dimensions: 16, count: 5, generation: 1 });
+    expect(manifest.segments).toMatchObject([{ records: { name: rec(1) }, vectors: { name: vec(1) }, count: 5 }]);
     expect((await readFile(join(dir, vec(1)))).length).toBe(5 * 16 * 4);
+    expect((await readFile(join(dir, rows(1)))).length).toBe(5 * 28);
+    expect(JSON.parse(await readFile(join(dir, cols(1)), "utf8")).ids).toEqual(makeStoreRecords(5).map((r) => r.record.id));
     expect((await readFile(join(dir, rec(1)), "utf8")).trim().split("\n")).toHaveLength(5);
 
     await store.flush();
     expect(JSON.parse(await readFile(join(dir, MANIFEST_FILE), "utf8")).generation).toBe(1);
+    // A delete rewrites only the rows and columns files: the segment stays.
     await store.deleteByIds([makeStoreRecord(0).record.id]);
     await store.flush();
-    expect((await readdir(dir)).sort()).toEqual([MANIFEST_FILE, rec(2), vec(2)]);
+    expect((await readdir(dir)).sort()).toEqual([cols(2), MANIFEST_FILE, rec(1), rows(2), vec(1)]);
+    // New records go to a new segment holding only them.
+    await store.upsert([makeStoreRecord(7), makeStoreRecord(8)]);
+    await store.flush();
+    expect((await readFile(join(dir, rec(3)), "utf8")).trim().split("\n").map((l) => JSON.parse(l).id)).toEqual([makeStoreRecord(7).record.id, makeStoreRecord(8).record.id]);
+    expect(JSON.parse(await readFile(join(dir, MANIFEST_FILE), "utf8")).segments.map((s: { count: number }) => s.count)).toEqual([5, 2]);
     await store.close();
+    const again = new MemoryStore({ dir });
+    await again.open(open);
+    const expected = [...makeStoreRecords(5).slice(1), makeStoreRecord(7), makeStoreRecord(8)].map((r) => r.record);
+    expect(await again.get(expected.map((r) => r.id))).toEqual(expected);
+    expect(await again.count()).toBe(6);
+    await again.close();
   });
 
   it("close() flushes pending writes", async () => {
@@ -66,7 +83,7 @@ describe("MemoryStore snapshots", () => {
     const store = new MemoryStore({ dir });
     await store.open(open);
     expect(await store.count()).toBe(4);
-    expect((await readdir(dir)).sort()).toEqual([MANIFEST_FILE, "notes.txt", rec(1), "records-7-1.jsonl", vec(1)].sort());
+    expect((await readdir(dir)).sort()).toEqual([cols(1), MANIFEST_FILE, "notes.txt", rec(1), "records-7-1.jsonl", rows(1), vec(1)].sort());
   });
 
   it.each([
@@ -146,7 +163,10 @@ describe("MemoryStore record encoding", () => {
     // Rewritten in the current format, it reopens to the same records.
     await store.upsert([{ record: makeRecord(9), vector: makeVector(9, 16) }]);
     await store.close();
-    expect(JSON.parse(await readFile(join(dir, MANIFEST_FILE), "utf8"))).toMatchObject({ version: 2, generation: 4, count: 5 });
+    const converted = JSON.parse(await readFile(join(dir, MANIFEST_FILE), "utf8"));
+    expect(converted).toMatchObject({ version: 3, generation: 4, count: 5 });
+    // Converted without rewriting the old records file: it is the first segment.
+    expect(converted.segments[0]).toMatchObject({ records: { name: "records-3-1.jsonl" }, vectors: { name: "vectors-3-1.f32" }, count: 4 });
     const again = new MemoryStore({ dir });
     await again.open(open);
     expect(await again.get([...records.map((r) => r.id), makeRecord(9).id])).toEqual([...records, makeRecord(9)]);
@@ -156,9 +176,9 @@ describe("MemoryStore record encoding", () => {
   it("rejects a manifest of a format version it does not know as E_INDEX_CORRUPT", async () => {
     await writeOldFormatSnapshot(records, 16);
     const manifest = JSON.parse(await readFile(join(dir, MANIFEST_FILE), "utf8"));
-    await writeFile(join(dir, MANIFEST_FILE), JSON.stringify({ ...manifest, version: 3 }));
+    await writeFile(join(dir, MANIFEST_FILE), JSON.stringify({ ...manifest, version: 4 }));
     const err = await expectHierdocError(new MemoryStore({ dir }).open(open), { code: "E_INDEX_CORRUPT", adapter: "memory" });
-    expect(err.message).toContain("unsupported format version 3");
+    expect(err.message).toContain("unsupported format version 4");
   });
 
   it("reports a line that is not JSON (with a matching checksum) as E_INDEX_CORRUPT naming the line and file", async () => {
