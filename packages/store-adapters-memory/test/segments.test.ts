@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import type { ChunkRecord } from "@hierdoc/core";
-import { expectHierdocError, makeRecord, makeStoreRecord, makeStoreRecords, makeVector } from "@hierdoc/core/testing";
-import { MANIFEST_FILE, MemoryStore } from "@hierdoc/store-adapters-memory";
+import { cosine, expectHierdocError, makeRecord, makeStoreRecord, makeStoreRecords, makeVector } from "@hierdoc/core/testing";
+import { MANIFEST_FILE, MemoryStore, snapshotRowVectors } from "@hierdoc/store-adapters-memory";
 
 const open = { embedderId: "test/embedder@1", dimensions: 16 };
 const fixture = resolve(process.cwd(), "packages/store-adapters-memory/test/fixtures/v2-index");
@@ -156,6 +156,31 @@ describe("MemoryStore incremental flushes and compaction", () => {
     await again.open(open);
     expect(await all(again)).toEqual(records.map((r) => r.record));
     await again.close();
+  });
+
+  it("snapshotRowVectors gives the vectors in the rows' order (that of scan() and the graph keys), across segments, deletes and v2 folders", async () => {
+    const store = new MemoryStore({ dir, compaction: { maxSegments: 3 } });
+    await store.open(open);
+    const records = makeStoreRecords(12);
+    for (let i = 0; i < 12; i += 3) {
+      await store.upsert(records.slice(i, i + 3));
+      await store.deleteByIds([records[i].record.id]);
+      await store.flush();
+    }
+    const check = async (folder: string, expectedCount: number): Promise<void> => {
+      const reader = new MemoryStore({ dir: folder });
+      await reader.open(open);
+      const scanned = await all(reader);
+      await reader.close();
+      const { count, dimensions, vectors } = snapshotRowVectors(folder);
+      expect([count, dimensions]).toEqual([expectedCount, 16]);
+      scanned.forEach((r, row) => expect(cosine(vectors.subarray(row * 16, row * 16 + 16), makeVector(r.id, 16))).toBeGreaterThan(0.9999));
+    };
+    await store.close();
+    await check(dir, 8);
+    const v2 = join(dir, "v2");
+    await cp(fixture, v2, { recursive: true });
+    await check(v2, 29);
   });
 
   it("a reader keeps reading segments a writer has compacted away; a writer whose segment was deleted by another writes its lines again", async () => {

@@ -1,15 +1,12 @@
 // ANN recall of the scale benchmark: the store's top-k against an exact scan of the same snapshot's vectors.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import type { Embedder } from "@hierdoc/core";
-import { MemoryStore } from "@hierdoc/store-adapters-memory";
+import { MemoryStore, snapshotRowVectors } from "@hierdoc/store-adapters-memory";
 import { summarize } from "./stats.js";
 
 /** The packed vectors and row count of a memory-store snapshot folder (rows are the graph's keys). */
 export function snapshotVectors(storeDir: string): { count: number; vectors: Float32Array; ann?: { quantization: string } } {
-  const manifest = JSON.parse(readFileSync(join(storeDir, "manifest.json"), "utf8")) as { count: number; files: { vectors: { name: string } }; ann?: { quantization: string } };
-  const buf = readFileSync(join(storeDir, manifest.files.vectors.name));
-  return { count: manifest.count, vectors: new Float32Array(buf.buffer, buf.byteOffset, buf.byteLength / 4), ann: manifest.ann };
+  const { count, vectors, manifest } = snapshotRowVectors(storeDir);
+  return { count, vectors, ann: manifest.ann };
 }
 
 /** Rows of the `k` vectors most cosine-similar to `query` among `count` packed unit rows, best first (exact scan). */

@@ -13,7 +13,7 @@ import { join, resolve } from "node:path";
 import type { Embedder, SearchMode } from "@hierdoc/core";
 import { evaluateRun, loadQrels, type RunEntry } from "@hierdoc/eval";
 import { createReranker } from "@hierdoc/rerank";
-import { MemoryStore, type MemoryAnnConfig } from "@hierdoc/store-adapters-memory";
+import { MemoryStore, snapshotRowVectors, type MemoryAnnConfig } from "@hierdoc/store-adapters-memory";
 import { HierarchicalDocumentTool } from "@hierdoc/tool";
 import { copyManifest, loadEmbedder, manifestConfig, peakRssMb, readIndexRecords, readQueries } from "./pool.js";
 import { COPY_SHAPES, cosine, projectedEmbedder, projection, scaleRecord } from "./scale-vectors.js";
@@ -147,8 +147,7 @@ async function latency(): Promise<object> {
   // ANN recall@10: the store's answer against an exact scan of the vectors file of the same snapshot.
   const recallN = Number(opt("recall-n", "200"));
   const manifest = JSON.parse(readFileSync(join(dir, "store", "manifest.json"), "utf8")) as { count: number; files: { vectors: { name: string }; ann?: unknown } };
-  const buf = readFileSync(join(dir, "store", manifest.files.vectors.name));
-  const vectors = new Float32Array(buf.buffer, buf.byteOffset, buf.byteLength / 4);
+  const { vectors } = snapshotRowVectors(join(dir, "store"));
   const ids: string[] = [];
   for await (const r of store.scan()) ids.push(r.id);
   let hit = 0;
@@ -205,8 +204,7 @@ async function storeLatency(): Promise<object> {
   loads.push(load());
   const servingPeakRssMb = peakRssMb();
   const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { count: number; files: { vectors: { name: string }; ann?: unknown } };
-  const buf = readFileSync(join(dir, manifest.files.vectors.name));
-  const vectors = new Float32Array(buf.buffer, buf.byteOffset, buf.byteLength / 4);
+  const { vectors } = snapshotRowVectors(dir);
   const ids: string[] = [];
   for await (const r of store.scan()) ids.push(r.id);
   let hit = 0;
