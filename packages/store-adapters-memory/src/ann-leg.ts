@@ -17,9 +17,10 @@ export interface MemoryAnnConfig {
   /** HNSW candidate list while inserting (default 128). */
   ef_construction?: number;
   /**
-   * Approximate neighbours the graph returns for exact re-scoring against the store's vectors (default 0:
-   * `max(4·k, 64)` for a top-k search). Above `ef_search` the graph's search list widens to this many, so
-   * it trades speed for recall like `ef_search` does, per query; with `f16` graphs it also repairs the order.
+   * Least number of approximate neighbours the graph returns for exact re-scoring against the store's
+   * vectors (default 0 = 64; the store asks for at least 2·k, more for filtered searches). Above `ef_search`
+   * the graph's search list widens to this many, so it trades speed for recall like a per-query `ef_search`;
+   * with `f16` graphs it also repairs the order the quantised distances gave.
    */
   candidates?: number;
   /** Scalar type of the vectors inside the graph (default `f32`; `f16` halves the graph's memory). Scores stay exact. */
@@ -56,12 +57,12 @@ export function resolveMemoryAnn(config: MemoryAnnConfig | false | undefined): R
 }
 
 /**
- * How many approximate neighbours a top-`k` search asks the graph for: the configured `candidates` (or
- * `max(4·k, 64)` when 0), at least `needed` (what a filtered search must over-fetch) and at least `k`.
+ * How many approximate neighbours a top-`k` search asks the graph for: at least the configured
+ * `candidates` (64 when 0), `needed` (the store's over-fetch: 2·k, more for a filtered search) and `k`.
+ * (With an f32 graph, extra candidates change the answer only by widening the search past `ef_search`.)
  */
 export function candidateCount(config: ResolvedMemoryAnn, k: number, needed: number): number {
-  const base = config.candidates > 0 ? config.candidates : Math.max(4 * k, 64);
-  return Math.max(k, needed, base);
+  return Math.max(k, needed, config.candidates > 0 ? config.candidates : 64);
 }
 
 /**

@@ -19,7 +19,7 @@ const config = storeConfig(["in-memory", "memory"], {
     ])
     .optional()
     .describe(
-      "HNSW index past `threshold` records (default 20000; below it searches are exact): `{threshold, m 16, ef_search 256, ef_construction 128, candidates (re-scored per query; 0 = max(4·k, 64)), quantization f32|f16|bf16, threads}`; `false` keeps every search exact",
+      "HNSW index past `threshold` records (default 20000; below it searches are exact): `{threshold, m 16, ef_search 256, ef_construction 128, candidates (least neighbours re-scored per query; 0 = 64), quantization f32|f16|bf16, threads}`; `false` keeps every search exact",
     ),
 });
 
