@@ -23,6 +23,8 @@ export interface ScaleBuild {
   storeBytes: number;
   peakRssMb: number;
   loadAverage: number[];
+  /** True when only the store was written (`--store-only`: no BM25 / exact index). */
+  storeOnly?: boolean;
 }
 
 /** What `scale-worker latency` prints. */
@@ -166,7 +168,7 @@ export function renderScaleSection(r: ScaleResults): string {
       x.shape ?? b?.shape ?? "tight",
       x.variant ?? "HNSW",
       b ? f(b.buildMs / 1000, 0) : "—",
-      b ? `${f(b.upsertMs / 1000, 0)} / ${f(b.derivedBuildMs / 1000, 0)}` : "—",
+      b ? `${f(b.upsertMs / 1000, 0)} / ${b.storeOnly ? "— (store only)" : f(b.derivedBuildMs / 1000, 0)}` : "—",
       b ? f(b.diskBytes / 2 ** 20, 0) : "—",
       b ? f(b.peakRssMb, 0) : "—",
       l ? `${f(l.openMs / 1000, 2)} (${f((l.openCpuMs ?? NaN) / 1000, 2)})` : "—",

@@ -1,6 +1,6 @@
 // Child-process measurements of the scale benchmark (one per process: peak RSS and open time belong to it).
 // Usage: node scale-worker.js MODE --key value ...; prints one JSON object on stdout.
-//   build    --src OBLIQA_INDEX --out DIR --size N --dims D [--quantization f32|f16] [--shape tight|spread]
+//   build    --src OBLIQA_INDEX --out DIR --size N --dims D [--quantization f32|f16] [--shape tight|spread] [--store-only]
 //   latency  --index DIR --src OBLIQA_INDEX --queries FILE --dims D [--n 300] [--recall-n 200]
 //   (latency, store-latency: [--quantization f32|f16|off] [--candidates N] [--ef-search N] override the store's ann settings)
 //   quality  --index OBLIQA_INDEX --qrels FILE [--threshold 5000]
@@ -85,6 +85,9 @@ async function build(): Promise<object> {
   await store.close();
   const storeMs = performance.now() - t0;
   loads.push(load());
+  if (args.includes("--store-only")) {
+    return { size, dims, shape: shapeName, copyCosine, baseChunks: base.length, chunks: size, upsertMs, storeWriteMs: storeMs, derivedBuildMs: 0, buildMs: storeMs, diskBytes: dirBytes(out), storeBytes: dirBytes(join(out, "store")), peakRssMb: peakRssMb(), loadAverage: loads, storeOnly: true };
+  }
   const t1 = performance.now();
   // Opening the tool over the new store builds and saves the BM25 and exact indexes from its records.
   const tool = await HierarchicalDocumentTool.open({ config: manifestConfig(src), indexDir: out, store: new MemoryStore({ dir: join(out, "store"), ann: annConfig() }), embedder });
