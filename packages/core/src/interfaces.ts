@@ -137,6 +137,11 @@ export interface VectorStoreAdapter {
   /** Every record without its vector, for rebuilding derived indexes. */
   scan(): AsyncIterable<ChunkRecord>;
   count(): Promise<number>;
+  /**
+   * A token that changes whenever the stored data changes (e.g. a snapshot generation), so a caller can tell
+   * whether state it derived from the records is still current; null or absent when the store cannot tell.
+   */
+  stamp?(): Promise<string | null>;
   vectorSearch(query: StoreQuery & { vector: Float32Array }): Promise<ScoredId[]>;
   fullTextSearch?(query: StoreQuery & { text: string }): Promise<ScoredId[]>;
   hybridSearch?(query: StoreQuery & { text: string; vector: Float32Array }): Promise<ScoredId[]>;

@@ -22,6 +22,20 @@ interface Key {
   bare: string;
 }
 
+interface Target {
+  entry: ResolverEntry;
+  type: string | null;
+}
+
+/**
+ * A built resolver as flat data (see {@link SectionResolver.exportState}): `keys` holds the strings it uses
+ * (ids, types, source paths, names), `data` indexes into them and into the caller's chunk list.
+ */
+export interface SectionResolverState {
+  keys: string[];
+  data: Int32Array;
+}
+
 const TYPED = /^(article|art\.?|chapter|part|appendix|app\.?|annex|schedule|title)(?=[\dA-Zivxlc(])/i;
 const UNTYPED = /^(?:§+|sections?|secs?\.?|rules?|r\.|regulations?|clauses?)/i;
 const TYPE_NAMES: Record<string, string> = { "art.": "article", art: "article", "app.": "appendix", app: "appendix" };
@@ -85,9 +99,9 @@ function citedKey(cited: string): { key: string; codeTitle: boolean } {
  * `citedDocument`.
  */
 export class SectionResolver {
-  private readonly byBare = new Map<string, Array<{ entry: ResolverEntry; type: string | null }>>();
+  private readonly byBare = new Map<string, Target[]>();
   /** First unit (in entry order) under an id that is not itself a section: "19.10.1" → "19.10.1.(1)". */
-  private readonly firstChild = new Map<string, Array<{ entry: ResolverEntry; type: string | null }>>();
+  private readonly firstChild = new Map<string, Target[]>();
   /** Normalised names each source is cited by. */
   private readonly names = new Map<string, Set<string>>();
 
@@ -128,6 +142,106 @@ export class SectionResolver {
       });
     }
     this.inferCodeTitles(entries);
+  }
+
+  /**
+   * The built resolver as flat data, each target's chunk named by its position in the caller's chunk list
+   * (so chunk ids are stored once, by the caller). {@link importState} rebuilds it without normalising an id.
+   * Returns null when a target's chunk has no position.
+   */
+  exportState(positionOf: (chunkId: string) => number | undefined): SectionResolverState | null {
+    const keys: string[] = [];
+    const keyIndex = new Map<string, number>();
+    const key = (k: string | null) => {
+      if (k === null) return -1;
+      let i = keyIndex.get(k);
+      if (i === undefined) keyIndex.set(k, (i = keys.push(k) - 1));
+      return i;
+    };
+    const entryIndex = new Map<ResolverEntry, number>();
+    const table: number[] = [];
+    const lists: number[] = [];
+    let missing = false;
+    const putMap = (map: Map<string, Target[]>) => {
+      lists.push(map.size);
+      for (const [bare, targets] of map) {
+        lists.push(key(bare), targets.length);
+        for (const t of targets) {
+          let e = entryIndex.get(t.entry);
+          if (e === undefined) {
+            const pos = positionOf(t.entry.chunkId);
+            if (pos === undefined) missing = true;
+            entryIndex.set(t.entry, (e = entryIndex.size));
+            table.push(key(t.entry.sourcePath), key(t.entry.sectionId), pos ?? -1);
+          }
+          lists.push(e, key(t.type));
+        }
+      }
+    };
+    putMap(this.byBare);
+    putMap(this.firstChild);
+    lists.push(this.names.size);
+    for (const [source, names] of this.names) {
+      lists.push(key(source), names.size);
+      for (const n of names) lists.push(key(n));
+    }
+    if (missing) return null;
+    const data = new Int32Array(1 + table.length + lists.length);
+    data[0] = entryIndex.size;
+    data.set(table, 1);
+    data.set(lists, 1 + table.length);
+    return { keys, data };
+  }
+
+  /**
+   * Rebuilds a resolver from {@link exportState} output; `chunkIdAt` gives the chunk id at a position of the
+   * same chunk list. Its entries carry no aliases or document names (resolution does not read them).
+   * @throws HierdocError E_INDEX_CORRUPT when the state is inconsistent.
+   */
+  static importState(state: SectionResolverState, chunkIdAt: (position: number) => string | undefined): SectionResolver {
+    const { keys, data } = state;
+    const bad = (why: string) => new HierdocError("E_INDEX_CORRUPT", `persisted section resolver is unusable: ${why}`);
+    let at = 0;
+    const next = () => {
+      if (at >= data.length) throw bad("truncated");
+      return data[at++];
+    };
+    const keyAt = (i: number) => {
+      if (i === -1) return null;
+      const k = keys[i];
+      if (k === undefined) throw bad(`key ${i} out of range`);
+      return k;
+    };
+    const str = (i: number) => keyAt(i) ?? (() => { throw bad("missing string"); })();
+    const resolver = new SectionResolver([]);
+    const entries: ResolverEntry[] = new Array(next());
+    for (let i = 0; i < entries.length; i++) {
+      const sourcePath = str(next());
+      const sectionId = str(next());
+      const chunkId = chunkIdAt(next());
+      if (chunkId === undefined) throw bad("chunk position out of range");
+      entries[i] = { sourcePath, sectionId, aliases: [], chunkId };
+    }
+    for (const map of [resolver.byBare, resolver.firstChild]) {
+      for (let k = next(); k > 0; k--) {
+        const bare = str(next());
+        const targets: Target[] = new Array(next());
+        for (let j = 0; j < targets.length; j++) {
+          const entry = entries[next()];
+          if (entry === undefined) throw bad("entry out of range");
+          targets[j] = { entry, type: keyAt(next()) };
+        }
+        map.set(bare, targets);
+      }
+    }
+    for (let k = next(); k > 0; k--) {
+      const source = str(next());
+      const names = new Set<string>();
+      for (let j = next(); j > 0; j--) names.add(str(next()));
+      resolver.names.set(source, names);
+    }
+    if (at !== data.length) throw bad("trailing data");
+    return resolver;
   }
 
   /** The names a source is cited by (normalised, lower case): given, or its recognised code title. */

@@ -32,6 +32,24 @@ interface Posting {
   own: boolean;
 }
 
+/** What the index keeps per chunk: the chunk itself (its ids are read when needed), or the ids given to `add`. */
+interface Entry {
+  chunk: ExactChunk | null;
+  own: string[] | null;
+  units: string[] | null;
+  seq: number;
+}
+
+/**
+ * The built index as flat data, for a caller that persists it next to the chunks it was built from
+ * (see {@link ExactIndex.exportState}): `keys` are the ids, kinds and titles it uses; `data` holds chunk
+ * positions (into the caller's chunk list) and indexes into `keys`.
+ */
+export interface ExactIndexState {
+  keys: string[];
+  data: Int32Array;
+}
+
 /** Score tiers: own section id with the query's kind, unit with the kind, own id bare, unit bare, phrase. */
 export const EXACT_TIERS = { ownKind: 4, unitKind: 3, ownBare: 2, unitBare: 1, phrase: 0.5 } as const;
 
@@ -50,7 +68,7 @@ export const EXACT_FILE_NAME = "exact.json";
 export class ExactIndex {
   private readonly byNumber = new Map<string, Posting[]>();
   private readonly byTitle = new Map<string, string[]>();
-  private readonly entries = new Map<string, { own: string[]; units: string[]; seq: number }>();
+  private readonly entries = new Map<string, Entry>();
   private seq = 0;
   private readonly text?: (chunkId: string) => string | undefined;
 
@@ -69,14 +87,14 @@ export class ExactIndex {
    */
   add(chunkId: string, ids: string[], unitIds: string[] = []): void {
     if (this.entries.has(chunkId)) this.remove([chunkId]);
-    this.entries.set(chunkId, { own: [...ids], units: [...unitIds], seq: this.seq++ });
+    this.entries.set(chunkId, { chunk: null, own: [...ids], units: [...unitIds], seq: this.seq++ });
     for (const id of ids) this.addKey(chunkId, id, true);
     for (const id of unitIds) this.addKey(chunkId, id, false);
   }
 
   /** {@link add} for a chunk record: `sectionId` + `sectionAliases` own, `unitIds` as units. */
   addChunk(chunk: ExactChunk): void {
-    this.add(chunk.id, [chunk.sectionId, ...(chunk.sectionAliases ?? [])], chunk.unitIds ?? []);
+    this.add(chunk.id, ownIds(chunk), chunk.unitIds ?? []);
   }
 
   /** Forgets chunks; unknown ids are ignored. */
@@ -89,7 +107,7 @@ export class ExactIndex {
       if (!entry) continue;
       this.entries.delete(id);
       gone.add(id);
-      for (const raw of [...entry.own, ...entry.units]) {
+      for (const raw of [...entryOwn(entry), ...entryUnits(entry)]) {
         const parsed = parseSectionIdList(raw);
         if (parsed.length === 0) titles.add(normTitle(raw));
         for (const p of parsed) numbers.add(p.number);
@@ -165,7 +183,7 @@ export class ExactIndex {
 
   /** JSON-safe content: `[chunkId, ownIds, unitIds]` per chunk in insertion order. */
   toJSON(): { format: "hierdoc-exact"; version: 1; fingerprint: string | null; chunks: Array<[string, string[], string[]]> } {
-    const chunks = [...this.entries].sort((a, b) => a[1].seq - b[1].seq).map(([id, e]) => [id, e.own, e.units] as [string, string[], string[]]);
+    const chunks = [...this.entries].sort((a, b) => a[1].seq - b[1].seq).map(([id, e]) => [id, entryOwn(e), entryUnits(e)] as [string, string[], string[]]);
     return { format: "hierdoc-exact", version: 1, fingerprint: this.fingerprint, chunks };
   }
 
@@ -213,6 +231,95 @@ export class ExactIndex {
     }
   }
 
+  /**
+   * The built index as flat data, chunks named by their position in the caller's chunk list (so the chunk
+   * ids are stored once, by the caller). Loading it with {@link importState} parses no section id.
+   * Returns null when a chunk of the index has no position.
+   */
+  exportState(positionOf: (chunkId: string) => number | undefined): ExactIndexState | null {
+    const keys: string[] = [];
+    const keyIndex = new Map<string, number>();
+    const key = (k: string) => {
+      let i = keyIndex.get(k);
+      if (i === undefined) keyIndex.set(k, (i = keys.push(k) - 1));
+      return i;
+    };
+    const data: number[] = [this.entries.size];
+    const ordered = [...this.entries].sort((a, b) => a[1].seq - b[1].seq);
+    for (const [id] of ordered) {
+      const pos = positionOf(id);
+      if (pos === undefined) return null;
+      data.push(pos);
+    }
+    let missing = false;
+    const posOf = (id: string) => {
+      const pos = positionOf(id);
+      if (pos === undefined) missing = true;
+      return pos ?? -1;
+    };
+    data.push(this.byNumber.size);
+    for (const [number, list] of this.byNumber) {
+      data.push(key(number), list.length);
+      for (const p of list) data.push(posOf(p.chunkId), p.kind === null ? -1 : key(p.kind), p.own ? 1 : 0);
+    }
+    data.push(this.byTitle.size);
+    for (const [title, list] of this.byTitle) {
+      data.push(key(title), list.length);
+      for (const c of list) data.push(posOf(c));
+    }
+    if (missing) return null;
+    return { keys, data: Int32Array.from(data) };
+  }
+
+  /**
+   * Rebuilds an index from {@link exportState} output and the same chunk list (by position); the index keeps
+   * references to the chunks.
+   * @throws HierdocError E_INDEX_CORRUPT when the state does not fit the chunks.
+   */
+  static importState(state: ExactIndexState, chunks: readonly ExactChunk[], options: ExactIndexOptions = {}): ExactIndex {
+    const { keys, data } = state;
+    const bad = (why: string) => new HierdocError("E_INDEX_CORRUPT", `persisted exact index is unusable: ${why}`);
+    let at = 0;
+    const next = () => {
+      if (at >= data.length) throw bad("truncated");
+      return data[at++];
+    };
+    const chunkAt = (pos: number) => {
+      const c = chunks[pos];
+      if (c === undefined) throw bad(`chunk position ${pos} out of range`);
+      return c;
+    };
+    const keyAt = (i: number) => {
+      const k = keys[i];
+      if (k === undefined) throw bad(`key ${i} out of range`);
+      return k;
+    };
+    const index = new ExactIndex(options);
+    const n = next();
+    for (let i = 0; i < n; i++) {
+      const c = chunkAt(next());
+      index.entries.set(c.id, { chunk: c, own: null, units: null, seq: index.seq++ });
+    }
+    for (let k = next(); k > 0; k--) {
+      const number = keyAt(next());
+      const list: Posting[] = new Array(next());
+      for (let j = 0; j < list.length; j++) {
+        const chunkId = chunkAt(next()).id;
+        const kind = next();
+        list[j] = { chunkId, kind: kind < 0 ? null : keyAt(kind), own: next() === 1 };
+      }
+      index.byNumber.set(number, list);
+    }
+    for (let k = next(); k > 0; k--) {
+      const title = keyAt(next());
+      const list: string[] = new Array(next());
+      for (let j = 0; j < list.length; j++) list[j] = chunkAt(next()).id;
+      index.byTitle.set(title, list);
+    }
+    if (at !== data.length) throw bad("trailing data");
+    return index;
+  }
+
   private addKey(chunkId: string, id: string, own: boolean): void {
     const parsedList = parseSectionIdList(id);
     if (parsedList.length === 0) {
@@ -237,6 +344,18 @@ export class ExactIndex {
   private seqOf(chunkId: string): number {
     return this.entries.get(chunkId)?.seq ?? Number.MAX_SAFE_INTEGER;
   }
+}
+
+function ownIds(chunk: ExactChunk): string[] {
+  return chunk.sectionAliases && chunk.sectionAliases.length > 0 ? [chunk.sectionId, ...chunk.sectionAliases] : [chunk.sectionId];
+}
+
+function entryOwn(e: Entry): string[] {
+  return e.own ?? ownIds(e.chunk as ExactChunk);
+}
+
+function entryUnits(e: Entry): string[] {
+  return e.units ?? (e.chunk as ExactChunk).unitIds ?? [];
 }
 
 function normTitle(s: string): string {

@@ -6,6 +6,8 @@ export {
   type ParsedSectionId, type FoundSectionId, findSectionIds, parseSectionId, parseSectionIdList, canonicalKind, normalizeNumber,
   numberPrefixes, findQuotedPhrases,
 } from "./section-id.js";
-export { ExactIndex, EXACT_TIERS, EXACT_FILE_NAME, type ExactIndexOptions, type ExactLookupOptions, type ExactChunk } from "./exact-index.js";
+export {
+  ExactIndex, EXACT_TIERS, EXACT_FILE_NAME, type ExactIndexOptions, type ExactLookupOptions, type ExactChunk, type ExactIndexState,
+} from "./exact-index.js";
 export { OpenSearchKeywordIndex, openSearchIndexBody, type OpenSearchKeywordOptions } from "./opensearch-keyword-index.js";
 export { isIdLookupQuery } from "./id-query.js";

@@ -43,6 +43,29 @@ export class Catalog {
   private lists = new Map<string, string[]>();
   /** Pool size at which unused pooled values are dropped (twice the size after the last clean-up). */
   private repoolAt = 65_536;
+  /** {@link fingerprint} of the current entries, until the next change. */
+  private cachedFingerprint: string | null = null;
+  /** True after {@link load}: the pools are filled from the entries on the next put. */
+  private poolStale = false;
+
+  /**
+   * Replaces every entry with already built ones (a persisted catalog, in store order) whose strings and
+   * lists are shared as the caller gives them; `fingerprint`, when given, is taken as the entries' digest.
+   */
+  load(entries: readonly CatalogEntry[], fingerprint?: string): void {
+    this.entries.clear();
+    this.bySource.clear();
+    this.strings = new Map();
+    this.lists = new Map();
+    for (const entry of entries) {
+      this.entries.set(entry.id, entry);
+      let set = this.bySource.get(entry.sourcePath);
+      if (!set) this.bySource.set(entry.sourcePath, (set = new Set()));
+      set.add(entry.id);
+    }
+    this.poolStale = true;
+    this.cachedFingerprint = fingerprint ?? null;
+  }
 
   /**
    * Adds or replaces the entry of a record and returns it. The entry keeps no reference to the record
@@ -50,6 +73,11 @@ export class Catalog {
    */
   put(record: ChunkRecord): CatalogEntry {
     this.delete(record.id);
+    this.cachedFingerprint = null;
+    if (this.poolStale) {
+      this.poolStale = false;
+      this.repool();
+    }
     const entry: CatalogEntry = {
       id: record.id,
       sourcePath: this.str(record.sourcePath),
@@ -117,6 +145,7 @@ export class Catalog {
   delete(id: string): void {
     const old = this.entries.get(id);
     if (!old) return;
+    this.cachedFingerprint = null;
     this.entries.delete(id);
     const set = this.bySource.get(old.sourcePath);
     set?.delete(id);
@@ -162,9 +191,11 @@ export class Catalog {
    * digest is stale and is rebuilt from the store.
    */
   fingerprint(): string {
+    if (this.cachedFingerprint !== null) return this.cachedFingerprint;
     const h = createHash("sha256");
     const ids = [...this.entries.keys()].sort();
     for (const id of ids) h.update(`${id}\u0000${this.entries.get(id)!.fileHash}\n`);
-    return `${ids.length}:${h.digest("hex").slice(0, 32)}`;
+    this.cachedFingerprint = `${ids.length}:${h.digest("hex").slice(0, 32)}`;
+    return this.cachedFingerprint;
   }
 }

@@ -29,6 +29,7 @@ import { CodeTitleScope } from "./code-title-scope.js";
 import type { IngestContext } from "./ingest-pipeline.js";
 import type { IngestProgress, IngestReport } from "./ingest-types.js";
 import { acquireIndexLock } from "./index-lock.js";
+import { readDerivedState, removeDerivedState, writeDerivedState } from "./derived-state.js";
 import { writeIndexManifest } from "./index-manifest.js";
 import { isUnitOf, type IncomingReference } from "./incoming-reference.js";
 import { rerankHits } from "./rerank-stage.js";
@@ -52,6 +53,16 @@ export interface ToolOptions {
   onWarning?: (message: string) => void;
   /** Reranker applied after fusion (see the config's `rerank` block for `candidates` and `top_n`). Default: none. */
   reranker?: Reranker;
+  /** Receives debug lines (e.g. why the persisted derived state was not used at open). Default: silent. */
+  onDebug?: (message: string) => void;
+}
+
+/** How {@link HierarchicalDocumentTool.open} got its catalog, exact index, definitions and resolver. */
+export interface OpenInfo {
+  /** `loaded`: from the persisted derived state; `scanned`: from a full scan of the store. */
+  derived: "loaded" | "scanned";
+  /** Why the derived state was scanned (missing, stale, unreadable, store cannot tell). */
+  reason?: string;
 }
 
 /** Options of {@link HierarchicalDocumentTool.search}. */
@@ -110,6 +121,9 @@ export class HierarchicalDocumentTool {
   private definitions = new Map<string, DefinitionEntry[]>();
   /** Milliseconds spent opening (store load + derived index rebuild). */
   openMs = 0;
+  /** Whether the last open loaded the persisted derived state or scanned the store, and why. */
+  openInfo: OpenInfo = { derived: "scanned" };
+  private readonly debug: (message: string) => void;
 
   private constructor(options: ToolOptions) {
     this.config = options.config;
@@ -117,6 +131,7 @@ export class HierarchicalDocumentTool {
     this.store = options.store;
     this.embedder = options.embedder;
     this.warn = options.onWarning ?? (() => {});
+    this.debug = options.onDebug ?? (() => {});
     this.reranker = options.reranker;
     this.ownsKeyword = !options.keywordIndex;
     this.keyword = options.keywordIndex ?? new Bm25Index({ variant: options.config.keyword_index.variant });
@@ -130,8 +145,10 @@ export class HierarchicalDocumentTool {
   }
 
   /**
-   * Opens the store and rebuilds the in-memory catalog, exact index, definitions and references from it;
-   * reloads the persisted keyword index when it matches the store, rebuilds it otherwise.
+   * Opens the store, then loads the catalog, exact index, definitions and resolver from the persisted derived
+   * state (`derived.bin`) when its stamp matches the store (see {@link OpenInfo}); otherwise rebuilds them from
+   * one scan of the store and saves them. Reloads the persisted keyword index when it matches the store,
+   * rebuilds it otherwise.
    * @throws HierdocError from the store (E_EMBEDDER_MISMATCH, E_STORE_UNAVAILABLE, E_INDEX_CORRUPT, …)
    */
   static async open(options: ToolOptions): Promise<HierarchicalDocumentTool> {
@@ -139,8 +156,17 @@ export class HierarchicalDocumentTool {
     const tool = new HierarchicalDocumentTool(options);
     await mkdir(options.indexDir, { recursive: true });
     await tool.store.open({ embedderId: tool.embedder.id, dimensions: tool.embedder.dimensions });
-    // One streaming pass over the store: only the catalog, exact index and definitions keep anything.
-    await tool.rebuildDerived(tool.store.scan());
+    const stamp = await tool.storeStamp();
+    const reason = stamp === null ? "the store cannot tell when its records change" : await tool.loadDerived(stamp);
+    if (reason !== null) {
+      tool.openInfo = { derived: "scanned", reason };
+      tool.debug(`derived state scanned from the store: ${reason}`);
+      // One streaming pass over the store: only the catalog, exact index and definitions keep anything.
+      await tool.rebuildDerived(tool.store.scan());
+      if (stamp !== null) await tool.saveDerived(stamp);
+    } else {
+      tool.openInfo = { derived: "loaded" };
+    }
     if (tool.ownsKeyword) await tool.loadOrRebuildKeyword();
     tool.openMs = performance.now() - t0;
     return tool;
@@ -166,6 +192,8 @@ export class HierarchicalDocumentTool {
     const lock = await acquireIndexLock(this.indexDir);
     try {
       const { runIngest } = await loadIngestPipeline();
+      // The store is about to change: a crash from here on must not leave a derived state that looks current.
+      await removeDerivedState(this.indexDir);
       const ctx: IngestContext = {
         config: this.config,
         store: this.store,
@@ -220,6 +248,60 @@ export class HierarchicalDocumentTool {
     await writeIndexManifest(this.indexDir, { config: this.config, embedder: this.embedder, store: this.store.id });
     this.rebuildResolver();
     this.titles.invalidate();
+    const stamp = await this.storeStamp();
+    if (stamp !== null) await this.saveDerived(stamp);
+  }
+
+  /** The store's identity of its current contents (id, count, its own stamp); null when it has no stamp. */
+  private async storeStamp(): Promise<string | null> {
+    if (!this.store.capabilities.persistent || !this.store.stamp) return null;
+    const own = await this.store.stamp();
+    return own === null ? null : JSON.stringify({ store: this.store.id, count: await this.store.count(), stamp: own });
+  }
+
+  /** Loads the persisted derived state; returns null when loaded, else why it was not. */
+  private async loadDerived(stamp: string): Promise<string | null> {
+    let state;
+    try {
+      state = await readDerivedState(this.indexDir);
+    } catch (err) {
+      return `unreadable (${(err as Error).message})`;
+    }
+    if (!state) return "no derived state saved";
+    if (state.stamp !== stamp) return `stale (saved for ${state.stamp}, the store is ${stamp})`;
+    try {
+      const chunks = state.catalog;
+      const exact = ExactIndex.importState(state.exact, chunks);
+      const resolver = SectionResolver.importState(state.resolver, (pos) => chunks[pos]?.id);
+      this.catalog.load(chunks, state.fingerprint);
+      this.exact = exact;
+      this.resolver = resolver;
+      this.definitions = new Map(state.definitions);
+      this.terms = new TermIndex([...this.definitions.values()].flat());
+      this.codeTitles.rebuild();
+      this.titles.invalidate();
+      return null;
+    } catch (err) {
+      return `unusable (${(err as Error).message})`;
+    }
+  }
+
+  /** Saves the catalog, definitions, exact index and resolver with the store's stamp; a failure is a warning. */
+  private async saveDerived(stamp: string): Promise<void> {
+    const catalog = [...this.catalog.all()];
+    const position = new Map(catalog.map((e, i) => [e.id, i]));
+    const positionOf = (id: string) => position.get(id);
+    const exact = this.exact.exportState(positionOf);
+    const resolver = this.resolver.exportState(positionOf);
+    if (!exact || !resolver) {
+      this.debug("derived state not saved: the exact index or resolver names a chunk the catalog does not hold");
+      return;
+    }
+    try {
+      await writeDerivedState(this.indexDir, { stamp, fingerprint: this.catalog.fingerprint(), catalog, definitions: [...this.definitions], exact, resolver });
+    } catch (err) {
+      this.warn(`could not save the derived state (${(err as Error).message}); the next open scans the store`);
+    }
   }
 
   /**

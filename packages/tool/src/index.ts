@@ -1,4 +1,7 @@
-export { HierarchicalDocumentTool, hasIdPrefix, type ToolOptions, type ToolSearchOptions, type ToolIngestOptions } from "./hierarchical-document-tool.js";
+export {
+  HierarchicalDocumentTool, hasIdPrefix, type ToolOptions, type ToolSearchOptions, type ToolIngestOptions, type OpenInfo,
+} from "./hierarchical-document-tool.js";
+export { DERIVED_FILE_NAME, readDerivedState, writeDerivedState, removeDerivedState, type DerivedState } from "./derived-state.js";
 export { loadToolConfig, redactConfig, type EnvLookup, type LoadToolConfigOptions, type LocatedProblem } from "./config-loader.js";
 export {
   expandSources,

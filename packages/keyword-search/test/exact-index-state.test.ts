@@ -1,0 +1,53 @@
+import { describe, expect, it } from "@jest/globals";
+import { ExactIndex, type ExactChunk } from "@hierdoc/keyword-search";
+
+const CHUNKS: ExactChunk[] = [
+  { id: "a4-0", sectionId: "Article 4", sectionAliases: ["article 4"], unitIds: ["Article 4(1)", "Article 4(2)"] },
+  { id: "a4-1", sectionId: "Article 4", unitIds: ["Article 4(11)"] },
+  { id: "a17-0", sectionId: "Article 17", unitIds: ["Article 17(3)(b)"] },
+  { id: "s4", sectionId: "Section 4" },
+  { id: "r214", sectionId: "Rule 2.14", sectionAliases: ["2.14"] },
+  { id: "usc553", sectionId: "§ 553", sectionAliases: ["553", "5 U.S.C. 553"] },
+  { id: "intro", sectionId: "Introduction" },
+  { id: "old", sectionId: "Article 99" },
+];
+const QUERIES = ["Article 4", "Article 4(11)", "4", "Article 17(3)(b)", "Section 4", "Rule 2.14", "2.14", "5 U.S.C. 553", "553", "Introduction", "Article 99", "Article 4(7)"];
+
+describe("ExactIndex exportState / importState", () => {
+  function built(): ExactIndex {
+    const index = new ExactIndex();
+    for (const c of CHUNKS) index.addChunk(c);
+    index.remove(["old"]);
+    index.addChunk(CHUNKS[0]); // a replaced chunk moves to the end of the insertion order
+    return index;
+  }
+  const kept = CHUNKS.filter((c) => c.id !== "old").reverse();
+  const position = new Map(kept.map((c, i) => [c.id, i]));
+
+  it("answers every lookup (scores and tie order) as the index it was exported from", () => {
+    const index = built();
+    const state = index.exportState((id) => position.get(id));
+    expect(state).not.toBeNull();
+    const loaded = ExactIndex.importState(state!, kept);
+    expect(loaded.size).toBe(index.size);
+    for (const q of QUERIES) expect([q, loaded.lookup(q)]).toEqual([q, index.lookup(q)]);
+    expect(loaded.lookup("Article 4").map((h) => h.id)).toEqual(["a4-1", "a4-0"]);
+    expect(loaded.lookup("Article 99")).toEqual([]);
+    expect(loaded.toJSON().chunks).toEqual(index.toJSON().chunks);
+    // The loaded index stays incremental.
+    loaded.remove(["a4-1"]);
+    loaded.addChunk({ id: "a5", sectionId: "Article 5" });
+    expect(loaded.lookup("Article 4").map((h) => h.id)).toEqual(["a4-0"]);
+    expect(loaded.lookup("Article 5").map((h) => h.id)).toEqual(["a5"]);
+  });
+
+  it("returns null when a chunk has no position, and rejects damaged data with E_INDEX_CORRUPT", () => {
+    const index = built();
+    expect(index.exportState((id) => (id === "s4" ? undefined : position.get(id)))).toBeNull();
+    const state = index.exportState((id) => position.get(id))!;
+    expect(() => ExactIndex.importState({ keys: state.keys, data: state.data.subarray(0, state.data.length - 1) }, kept)).toThrow(
+      expect.objectContaining({ code: "E_INDEX_CORRUPT" }),
+    );
+    expect(() => ExactIndex.importState(state, kept.slice(0, 2))).toThrow(/chunk position \d+ out of range/);
+  });
+});

@@ -1,0 +1,159 @@
+import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
+import { existsSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ToolConfigSchema } from "@hierdoc/core";
+import { GDPR_MARKDOWN, hasGdpr } from "@hierdoc/core/testing";
+import { HashEmbedder } from "@hierdoc/embeddings";
+import { MemoryStore } from "@hierdoc/store-adapters-memory";
+import { DERIVED_FILE_NAME, HierarchicalDocumentTool, readDerivedState } from "@hierdoc/tool";
+import { workspace } from "./helpers.js";
+
+const config = ToolConfigSchema.parse({ name: "t", type: "hierarchical_document", source: ".", ingest: { workers: 0 } });
+const embedder = new HashEmbedder({ dimensions: 64 });
+
+/** A real memory store whose full scans are counted. */
+class CountingStore extends MemoryStore {
+  scans = 0;
+  override scan(): AsyncIterable<import("@hierdoc/core").ChunkRecord> {
+    this.scans++;
+    return super.scan();
+  }
+}
+
+async function open(index: string, debug: string[] = []): Promise<{ tool: HierarchicalDocumentTool; store: CountingStore }> {
+  const store = new CountingStore({ dir: join(index, "store") });
+  const tool = await HierarchicalDocumentTool.open({ config, indexDir: index, store, embedder, onDebug: (m) => debug.push(m) });
+  return { tool, store };
+}
+
+const QUERIES = ["Article 6", "personal data", "consent of the data subject", "pump station maintenance", "Section 2", "\"supervisory authority\""];
+
+/** Everything search, section lookup, definitions, refs and stats answer, as one comparable value. */
+async function answers(tool: HierarchicalDocumentTool): Promise<unknown> {
+  const out: unknown[] = [tool.chunkCount, tool.sources(), tool.listDefinitions().map((d) => [d.term, d.sourcePath]), tool.define("personal data").length];
+  for (const q of QUERIES) {
+    for (const mode of ["hybrid", "keyword", "exact"] as const) {
+      const r = await tool.search(q, { mode, topK: 10 });
+      out.push(r.results.map((x) => [x.id, x.score, x.sectionId, x.definitions.map((d) => d.term), x.crossReferences.map((c) => [c.targetSectionId, c.external])]));
+    }
+  }
+  for (const id of ["Article 6", "Article 4", "Chapter III › Section 1", "Section 2"]) {
+    out.push(tool.sectionMatches(id).map((m) => [m.qualifiedId, m.chunkIds]));
+    const refs = await tool.refs(id);
+    out.push([refs.sectionId, refs.outgoing.map((x) => x.targetSectionId), refs.incoming.map((x) => [x.fromSectionId, x.targetSectionId])]);
+  }
+  const { dimensions, ...stats } = await tool.stats();
+  out.push(stats, dimensions);
+  return out;
+}
+
+describe(`persisted derived state (${DERIVED_FILE_NAME})${hasGdpr ? "" : " (GDPR part skipped: ../shared/corpora not present)"}`, () => {
+  let ws: ReturnType<typeof workspace>;
+  let reference: unknown;
+  const opened: HierarchicalDocumentTool[] = [];
+  beforeEach(async () => {
+    ws = workspace();
+    const { tool } = await open(ws.index);
+    opened.push(tool);
+    await tool.ingest(hasGdpr ? [ws.docs, GDPR_MARKDOWN] : [ws.docs]);
+    reference = await answers(tool);
+    await tool.close();
+  });
+  afterEach(async () => {
+    for (const t of opened.splice(0)) await t.close().catch(() => undefined);
+    ws.cleanup();
+  });
+
+  it("is written by ingest, and open then loads it without scanning the store; answers are identical", async () => {
+    expect(existsSync(join(ws.index, DERIVED_FILE_NAME))).toBe(true);
+    const { tool, store } = await open(ws.index);
+    opened.push(tool);
+    expect(tool.openInfo).toEqual({ derived: "loaded" });
+    expect(store.scans).toBe(0);
+    expect(tool.chunkCount).toBeGreaterThan(10);
+    expect(await answers(tool)).toEqual(reference);
+  });
+
+  it("a stale stamp (the store changed behind the tool's back) makes open scan the store, say why, and save a fresh one", async () => {
+    // Another writer adds a record to the store directly: the store's generation moves on.
+    const writer = new MemoryStore({ dir: join(ws.index, "store") });
+    await writer.open({ embedderId: embedder.id, dimensions: embedder.dimensions });
+    const [first] = await writer.get([(await firstId(writer))]);
+    await writer.upsert([{ record: { ...first, id: "extra_chunk", sourcePath: "extra.md", fileHash: "x", chunkIndex: 0, fileChunkCount: 1, sectionId: "Article 999", sectionAliases: [], unitIds: [] }, vector: await embedder.embedQuery("extra") }]);
+    await writer.flush();
+    await writer.close();
+    const debug: string[] = [];
+    const { tool, store } = await open(ws.index, debug);
+    opened.push(tool);
+    expect(tool.openInfo.derived).toBe("scanned");
+    expect(tool.openInfo.reason).toMatch(/^stale/);
+    expect(debug.join("\n")).toMatch(/derived state scanned from the store: stale/);
+    // One scan rebuilds the derived state; the keyword index, stale as well, takes the second.
+    expect(store.scans).toBe(2);
+    expect(tool.sources()).toContain("extra.md");
+    expect(tool.sectionMatches("Article 999").map((m) => m.chunkIds)).toEqual([["extra_chunk"]]);
+    const saved = await readDerivedState(ws.index);
+    expect(saved?.catalog.map((e) => e.id)).toContain("extra_chunk");
+    await tool.close();
+    const again = await open(ws.index);
+    opened.push(again.tool);
+    expect(again.tool.openInfo.derived).toBe("loaded");
+    expect(again.store.scans).toBe(0);
+    expect(again.tool.sectionMatches("Article 999").map((m) => m.chunkIds)).toEqual([["extra_chunk"]]);
+  });
+
+  it("a missing, truncated or foreign file falls back to the full scan with the same answers", async () => {
+    const file = join(ws.index, DERIVED_FILE_NAME);
+    const size = readFileSync(file).length;
+    truncateSync(file, size - 4);
+    const debug: string[] = [];
+    const a = await open(ws.index, debug);
+    opened.push(a.tool);
+    expect(a.tool.openInfo.reason).toMatch(/^unreadable \(derived state .* is unusable: size \d+ bytes, expected \d+\)$/);
+    expect(a.store.scans).toBe(1);
+    expect(await answers(a.tool)).toEqual(reference);
+    await a.tool.close();
+
+    truncateSync(file, Math.floor(size / 2));
+    const half = await open(ws.index);
+    opened.push(half.tool);
+    expect(half.tool.openInfo.reason).toMatch(/is unusable: truncated header/);
+    expect(await answers(half.tool)).toEqual(reference);
+    await half.tool.close();
+
+    writeFileSync(file, "not a derived state");
+    const b = await open(ws.index);
+    opened.push(b.tool);
+    expect(b.tool.openInfo.reason).toMatch(/not a hierdoc derived-state file/);
+    await b.tool.close();
+
+    rmSync(file);
+    const c = await open(ws.index, debug);
+    opened.push(c.tool);
+    expect(c.tool.openInfo).toEqual({ derived: "scanned", reason: "no derived state saved" });
+    expect(c.store.scans).toBe(1);
+    expect(await answers(c.tool)).toEqual(reference);
+  });
+
+  it("a re-ingest that changes a file replaces the saved state (the stamp and the content follow the store)", async () => {
+    const before = await readDerivedState(ws.index);
+    const { tool } = await open(ws.index);
+    opened.push(tool);
+    writeFileSync(join(ws.docs, "harbour-data-act.md"), "# Harbour Data Act\n\n## Section 77 — New rule\n\nEvery harbour keeps a pilot register.\n");
+    await tool.ingest([ws.docs]);
+    await tool.close();
+    const after = await readDerivedState(ws.index);
+    expect(after?.stamp).not.toEqual(before?.stamp);
+    const next = await open(ws.index);
+    opened.push(next.tool);
+    expect(next.tool.openInfo.derived).toBe("loaded");
+    expect(next.store.scans).toBe(0);
+    expect(next.tool.sectionMatches("Section 77")).toHaveLength(1);
+    expect((await next.tool.search("pilot register", { mode: "keyword" })).results[0]?.sourcePath).toMatch(/harbour-data-act\.md$/);
+  });
+});
+
+async function firstId(store: MemoryStore): Promise<string> {
+  for await (const r of store.scan()) return r.id;
+  throw new Error("empty store");
+}
