@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createServer, type Server } from "node:http";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -46,7 +46,8 @@ describe("hierdoc --otel exports traces over OTLP/HTTP", () => {
   beforeAll(async () => {
     url = await otlp.start();
     const res = await runCli(["ingest", SAMPLE, "--index", index, "--quiet", "--otel", url], { timeoutMs: 300_000 });
-    expect(res.code).toBe(0);
+    // The whole run is in the failure message: a flaky ingest must be diagnosable from the CI log.
+    expect({ code: res.code, index: existsSync(join(index, "hierdoc.json")), stdout: res.stdout, stderr: res.stderr }).toMatchObject({ code: 0, index: true });
   }, 300_000);
   afterAll(async () => {
     await new Promise((r) => otlp.server.close(r));
@@ -65,7 +66,7 @@ describe("hierdoc --otel exports traces over OTLP/HTTP", () => {
   it("a search exports hierarchical_document.search and keyword.search with their attributes", async () => {
     otlp.spans.length = 0;
     const res = await runCli(["search", "erasure of port records", "--index", index, "--top-k", "4", "--otel", url]);
-    expect(res.code).toBe(0);
+    expect({ code: res.code, stderr: res.stderr }).toMatchObject({ code: 0 });
     const search = otlp.spans.find((s) => s.name === "hierarchical_document.search");
     expect(search).toBeDefined();
     expect(attr(search!, "search.mode")).toBe("fallback");

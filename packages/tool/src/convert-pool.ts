@@ -103,6 +103,10 @@ export class ConvertPool {
     });
     const slot: Slot = { worker, ready: false };
     worker.on("message", (reply: WorkerReply) => {
+      // A worker being stopped (pool closed, or failed) can still deliver a message it sent before: it must neither
+      // take work nor unref itself — an unref'd worker whose terminate() is pending lets the process exit (code 0,
+      // mid-command) before close() resolves; that was the ingest that left no index under load.
+      if (!this.slots.has(slot)) return;
       if ("ready" in reply) {
         slot.ready = true;
         worker.unref();
