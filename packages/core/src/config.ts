@@ -149,6 +149,12 @@ export const IngestConfigSchema = z.strictObject({
    * default min(CPU cores, 4). 0 converts in the calling thread, without the time and memory caps.
    */
   workers: z.number().int().min(0).max(64).optional(),
+  /**
+   * How often a long ingest makes its work durable (flushes the store): after every `files` changed files
+   * or `seconds` seconds, whichever comes first (defaults 20 files, 60 s), so a kill loses at most the files
+   * since the last checkpoint and the next run resumes after them. `false`: only at the end of the run.
+   */
+  checkpoint: z.union([z.literal(false), z.strictObject({ files: z.number().int().min(1).optional(), seconds: z.number().positive().optional() })]).optional(),
 });
 
 /**

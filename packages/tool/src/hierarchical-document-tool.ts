@@ -204,6 +204,8 @@ export class HierarchicalDocumentTool {
         contextGenerator: this.contextGenerator,
         onDefinitions: (sourcePath, entries) => this.replaceDefinitions(sourcePath, entries),
         onProgress: options.onProgress,
+        // After a checkpoint the finished files are durable: the folder is an index from then on, even if killed.
+        onCheckpoint: () => writeIndexManifest(this.indexDir, { config: this.config, embedder: this.embedder, store: this.store.id }),
         force: options.force ?? false,
         signal: options.signal,
         selection: { include: options.include, exclude: options.exclude },
@@ -554,6 +556,8 @@ export class HierarchicalDocumentTool {
     }
     if (loaded && loaded.fingerprint === fingerprint) {
       this.keyword = loaded;
+      // A file of the previous layout is converted on every load: rewrite it once in the compact format.
+      if (loaded.loadedFormat === 1) await loaded.save(dir, { fingerprint }).catch((err: Error) => this.warn(`could not rewrite ${dir} in the compact format (${err.message})`));
       return;
     }
     if (loaded) this.warn("keyword index is out of date with the store; rebuilding it");

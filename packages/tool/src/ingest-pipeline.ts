@@ -16,6 +16,7 @@ import type { ExactIndex } from "@hierdoc/keyword-search";
 import type { Catalog } from "./catalog.js";
 import type { IngestProgress, IngestReport } from "./ingest-types.js";
 import type { PreparedFile } from "./prepare-file.js";
+import { IngestCheckpoint } from "./ingest-checkpoint.js";
 import { createPreparer, defaultWorkers, ReadAhead } from "./read-ahead.js";
 import { expandSources, isUnderRoots, type SourceSelection } from "./source-files.js";
 
@@ -30,6 +31,8 @@ export interface IngestContext {
   contextGenerator: ContextGenerator | undefined;
   onDefinitions: (sourcePath: string, entries: DefinitionEntry[]) => void;
   onProgress?: (event: IngestProgress) => void;
+  /** Called after each checkpoint (`ingest.checkpoint`) flushed the store. */
+  onCheckpoint?: () => Promise<void>;
   force: boolean;
   signal?: AbortSignal;
   /** Include / exclude globs of folder and glob sources, added to the config's; `extensions` replaces the converters' list. */
@@ -120,6 +123,11 @@ export async function runIngest(sources: string[], ctx: IngestContext): Promise<
       },
       (t) => (timings.read = (timings.read ?? 0) + t),
     );
+    // Flushes the store every few files (ingest.checkpoint), so a kill loses at most the files since.
+    const checkpoint = new IngestCheckpoint(ctx.config.ingest.checkpoint, () => time("persist", async () => {
+      await ctx.store.flush();
+      await ctx.onCheckpoint?.();
+    }));
     for (const path of expanded.files) {
       n++;
       if (ctx.signal?.aborted) await stopWith(new HierdocError("E_CANCELLED", "ingest cancelled"));
@@ -158,6 +166,8 @@ export async function runIngest(sources: string[], ctx: IngestContext): Promise<
           await stopWith(error);
         }
       }
+      // Outside the try: a failing checkpoint (the store cannot be written) ends the run, it is not a file's failure.
+      await checkpoint.fileDone();
     }
   }
   // No more workers than files: each worker loads the converters once.
