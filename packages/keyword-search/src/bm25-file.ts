@@ -1,11 +1,12 @@
-import { readFile } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { join } from "node:path";
 import { endianness } from "node:os";
 import { HierdocError } from "@hierdoc/core";
 import type { AnalyzerOptions } from "./analyzer.js";
 import { writeFileAtomic } from "./atomic-write.js";
+import { buildSegment, type Bm25Segment, type ForwardDoc, type TfArray } from "./bm25-segment.js";
 
-/** Everything a BM25 index needs to come back without re-tokenising: per-document term ids and tfs. */
+/** Everything a BM25 index needs to come back without re-tokenising: settings, ids, lengths and one segment. */
 export interface Bm25Snapshot {
   variant: "okapi" | "lucene";
   k1: number;
@@ -16,13 +17,15 @@ export interface Bm25Snapshot {
   terms: string[];
   ids: string[];
   sources: string[];
-  lens: ArrayLike<number>;
-  docTerms: Uint32Array[];
-  docTfs: Uint32Array[];
+  lens: Uint32Array;
+  segment: Bm25Segment;
+  /** Format of the file it was read from (1: the previous per-document layout, converted on load). */
+  formatVersion?: number;
 }
 
-const MAGIC = Buffer.from("HDBM25\u0000\u0001", "latin1");
-const FORMAT_VERSION = 1;
+const MAGIC_V1 = Buffer.from("HDBM25\u0000\u0001", "latin1");
+const MAGIC = Buffer.from("HDBM25\u0000\u0002", "latin1");
+const FORMAT_VERSION = 2;
 
 interface Header {
   format: "hierdoc-bm25";
@@ -37,22 +40,24 @@ interface Header {
   terms: string[];
   ids: string[];
   sourceTable: string[];
+  /** Entries of the postings (= of the forward index). */
   postings: number;
+  /** Bytes per tf: 2 or 4 (version 2). */
+  tfBytes?: 2 | 4;
 }
 
 /**
- * File layout: 8-byte magic, uint32 header length, JSON header (settings, fingerprint, terms, ids,
- * sources), padding to 4 bytes, then uint32 arrays: lengths[n], sourceIndex[n], termCount[n],
- * termIds[total], tfs[total].
+ * Writes format 2: 8-byte magic, uint32 header length, JSON header (settings, fingerprint, terms, ids, sources),
+ * padding to 4 bytes, then uint32 arrays lens[n], sourceIndex[n], docStart[n+1], postStart[t+1], maxTf[t],
+ * minLen[t], postDocs[p], docTerms[p], and the tf arrays postTfs[p], docTfs[p] (2 or 4 bytes each). Loading
+ * maps the arrays as views of the file buffer: no per-posting work.
  */
 export async function writeBm25File(dir: string, name: string, snap: Bm25Snapshot): Promise<void> {
   const n = snap.ids.length;
+  const seg = snap.segment;
   const sourceTable: string[] = [];
   const sourceIndex = new Map<string, number>();
   const srcIdx = new Uint32Array(n);
-  const counts = new Uint32Array(n);
-  const lens = new Uint32Array(n);
-  let total = 0;
   for (let s = 0; s < n; s++) {
     let i = sourceIndex.get(snap.sources[s]);
     if (i === undefined) {
@@ -61,89 +66,166 @@ export async function writeBm25File(dir: string, name: string, snap: Bm25Snapsho
       sourceIndex.set(snap.sources[s], i);
     }
     srcIdx[s] = i;
-    counts[s] = snap.docTerms[s].length;
-    lens[s] = snap.lens[s];
-    total += counts[s];
-  }
-  const termIds = new Uint32Array(total);
-  const tfs = new Uint32Array(total);
-  let off = 0;
-  for (let s = 0; s < n; s++) {
-    termIds.set(snap.docTerms[s], off);
-    tfs.set(snap.docTfs[s], off);
-    off += counts[s];
   }
   const header: Header = {
     format: "hierdoc-bm25", version: FORMAT_VERSION, endianness: endianness(), variant: snap.variant,
     k1: snap.k1, b: snap.b, epsilon: snap.epsilon, analyzer: snap.analyzer, fingerprint: snap.fingerprint,
-    terms: snap.terms, ids: snap.ids, sourceTable, postings: total,
+    terms: snap.terms, ids: snap.ids, sourceTable, postings: seg.postDocs.length, tfBytes: seg.postTfs.BYTES_PER_ELEMENT as 2 | 4,
   };
   const json = Buffer.from(JSON.stringify(header), "utf8");
   const len = Buffer.alloc(4);
   len.writeUInt32LE(json.length);
   const pad = Buffer.alloc((4 - ((MAGIC.length + 4 + json.length) % 4)) % 4);
-  const bytes = (a: Uint32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-  await writeFileAtomic(dir, name, [MAGIC, len, json, pad, bytes(lens), bytes(srcIdx), bytes(counts), bytes(termIds), bytes(tfs)]);
+  const bytes = (a: Uint32Array | TfArray) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+  await writeFileAtomic(dir, name, [
+    MAGIC, len, json, pad, bytes(snap.lens.subarray(0, n)), bytes(srcIdx), bytes(seg.docStart), bytes(seg.postStart), bytes(seg.maxTf),
+    bytes(seg.minLen), bytes(seg.postDocs), bytes(seg.docTerms), bytes(seg.postTfs), bytes(seg.docTfs),
+  ]);
 }
 
 /**
- * Reads a file written by {@link writeBm25File}; null when it does not exist.
+ * Reads a file written by {@link writeBm25File} (format 2) or by the previous format 1 (per-document arrays,
+ * converted to a segment on load); null when it does not exist.
  * @throws HierdocError E_INDEX_CORRUPT when it is truncated, of another format, or inconsistent.
  */
 export async function readBm25File(dir: string, name: string): Promise<Bm25Snapshot | null> {
   const file = join(dir, name);
-  let buf: Buffer;
+  const corrupt = (why: string) => new HierdocError("E_INDEX_CORRUPT", `BM25 index ${file} is unusable: ${why}; rebuild it with ingest`, { details: { file } });
+  let parts: { header: Header; body: Buffer; version: number };
   try {
-    buf = await readFile(file);
+    parts = await readParts(file, corrupt);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+    if (err instanceof HierdocError) throw err;
     throw new HierdocError("E_INDEX_CORRUPT", `cannot read BM25 index ${file}: ${(err as Error).message}`, { cause: err, details: { file } });
   }
-  const corrupt = (why: string) => new HierdocError("E_INDEX_CORRUPT", `BM25 index ${file} is unusable: ${why}; rebuild it with ingest`, { details: { file } });
-  if (buf.length < 12 || !buf.subarray(0, 8).equals(MAGIC)) throw corrupt("not a hierdoc BM25 file");
-  const jsonLen = buf.readUInt32LE(8);
-  if (12 + jsonLen > buf.length) throw corrupt("truncated header");
-  let header: Header;
-  try {
-    header = JSON.parse(buf.toString("utf8", 12, 12 + jsonLen)) as Header;
-  } catch (err) {
-    throw corrupt(`bad header (${(err as Error).message})`);
-  }
-  if (header.format !== "hierdoc-bm25" || header.version !== FORMAT_VERSION) throw corrupt(`unsupported format version ${header.version}`);
+  const { header, body, version } = parts;
+  if (header.format !== "hierdoc-bm25" || header.version !== version) throw corrupt(`unsupported format version ${header.version}`);
   if (header.endianness !== endianness()) throw corrupt(`written on a ${header.endianness} machine`);
+  const read = version === 2 ? readV2 : readV1;
+  const { lens, srcIdx, segment } = read(body, 0, header, corrupt);
   const n = header.ids.length;
-  let pos = 12 + jsonLen;
-  pos += (4 - (pos % 4)) % 4;
-  const expected = pos + 4 * (3 * n + 2 * header.postings);
-  if (buf.length !== expected) throw corrupt(`size ${buf.length} bytes, expected ${expected}`);
-  const aligned = buf.byteOffset % 4 === 0 ? buf : Buffer.from(buf);
-  const u32 = (count: number) => {
-    const a = new Uint32Array(aligned.buffer, aligned.byteOffset + pos, count);
-    pos += 4 * count;
-    return a;
-  };
-  const lens = u32(n);
-  const srcIdx = u32(n);
-  const counts = u32(n);
-  const termIds = u32(header.postings);
-  const tfs = u32(header.postings);
-  const docTerms: Uint32Array[] = new Array(n);
-  const docTfs: Uint32Array[] = new Array(n);
   const sources: string[] = new Array(n);
-  let off = 0;
-  const termCount = header.terms.length;
   for (let s = 0; s < n; s++) {
-    const c = counts[s];
-    if (off + c > header.postings || srcIdx[s] >= header.sourceTable.length) throw corrupt("inconsistent document table");
-    docTerms[s] = termIds.subarray(off, off + c);
-    docTfs[s] = tfs.subarray(off, off + c);
-    sources[s] = header.sourceTable[srcIdx[s]];
-    off += c;
+    const src = header.sourceTable[srcIdx[s]];
+    if (src === undefined) throw corrupt("inconsistent document table");
+    sources[s] = src;
   }
-  if (off !== header.postings) throw corrupt("postings count mismatch");
-  for (let i = 0; i < termIds.length; i++) if (termIds[i] >= termCount) throw corrupt("term id out of range");
   return {
     variant: header.variant, k1: header.k1, b: header.b, epsilon: header.epsilon, analyzer: header.analyzer,
-    fingerprint: header.fingerprint, terms: header.terms, ids: header.ids, sources, lens, docTerms, docTfs,
+    fingerprint: header.fingerprint, terms: header.terms, ids: header.ids, sources, lens, segment, formatVersion: version,
   };
+}
+
+type Parts = { lens: Uint32Array; srcIdx: Uint32Array; segment: Bm25Segment };
+
+/**
+ * Reads the magic and JSON header, then the arrays into a buffer of their own (4-aligned), so the loaded
+ * index keeps no copy of the header.
+ */
+async function readParts(file: string, corrupt: (why: string) => Error): Promise<{ header: Header; body: Buffer; version: number }> {
+  const fh = await open(file, "r");
+  try {
+    const size = (await fh.stat()).size;
+    const head = Buffer.alloc(12);
+    await fh.read(head, 0, 12, 0);
+    const magic = head.subarray(0, 8);
+    const version = magic.equals(MAGIC) ? 2 : magic.equals(MAGIC_V1) ? 1 : 0;
+    if (size < 12 || version === 0) throw corrupt("not a hierdoc BM25 file");
+    const jsonLen = head.readUInt32LE(8);
+    if (12 + jsonLen > size) throw corrupt("truncated header");
+    const json = Buffer.alloc(jsonLen);
+    await readFully(fh, json, 12);
+    let header: Header;
+    try {
+      header = JSON.parse(json.toString("utf8")) as Header;
+    } catch (err) {
+      throw corrupt(`bad header (${(err as Error).message})`);
+    }
+    let pos = 12 + jsonLen;
+    pos += (4 - (pos % 4)) % 4;
+    const body = Buffer.from(new ArrayBuffer(Math.max(0, size - pos)));
+    await readFully(fh, body, pos);
+    return { header, body, version };
+  } finally {
+    await fh.close();
+  }
+}
+
+async function readFully(fh: import("node:fs/promises").FileHandle, into: Buffer, position: number): Promise<void> {
+  const CHUNK = 64 * 1024 * 1024;
+  for (let off = 0; off < into.length; ) {
+    const { bytesRead } = await fh.read(into, off, Math.min(CHUNK, into.length - off), position + off);
+    if (bytesRead === 0) break;
+    off += bytesRead;
+  }
+}
+
+/** A reader of typed arrays at increasing offsets of one buffer (copied once when it is not 4-aligned). */
+function arrays(buf: Buffer, start: number) {
+  const aligned = buf.byteOffset % 4 === 0 ? buf : Buffer.from(buf);
+  let pos = start;
+  return {
+    u32(count: number): Uint32Array {
+      const a = new Uint32Array(aligned.buffer, aligned.byteOffset + pos, count);
+      pos += 4 * count;
+      return a;
+    },
+    tf(count: number, bytes: 2 | 4): TfArray {
+      const a = bytes === 2 ? new Uint16Array(aligned.buffer, aligned.byteOffset + pos, count) : new Uint32Array(aligned.buffer, aligned.byteOffset + pos, count);
+      pos += bytes * count;
+      return a;
+    },
+  };
+}
+
+function readV2(buf: Buffer, pos: number, h: Header, corrupt: (why: string) => Error): Parts {
+  const n = h.ids.length;
+  const t = h.terms.length;
+  const p = h.postings;
+  const tfBytes = h.tfBytes;
+  if (tfBytes !== 2 && tfBytes !== 4) throw corrupt(`bad tf width ${tfBytes}`);
+  const expected = pos + 4 * (3 * n + 1 + 3 * t + 1 + 2 * p) + 2 * tfBytes * p;
+  if (buf.length !== expected) throw corrupt(`size ${buf.length} bytes, expected ${expected}`);
+  const a = arrays(buf, pos);
+  const lens = a.u32(n);
+  const srcIdx = a.u32(n);
+  const docStart = a.u32(n + 1);
+  const postStart = a.u32(t + 1);
+  const maxTf = a.u32(t);
+  const minLen = a.u32(t);
+  const postDocs = a.u32(p);
+  const docTerms = a.u32(p);
+  const postTfs = a.tf(p, tfBytes);
+  const docTfs = a.tf(p, tfBytes);
+  if (docStart[n] !== p || postStart[t] !== p) throw corrupt("postings count mismatch");
+  for (let i = 0; i < n; i++) if (docStart[i] > docStart[i + 1]) throw corrupt("inconsistent document table");
+  for (let i = 0; i < t; i++) if (postStart[i] > postStart[i + 1]) throw corrupt("inconsistent postings table");
+  for (let i = 0; i < p; i++) if (docTerms[i] >= t || postDocs[i] >= n) throw corrupt("term or document id out of range");
+  return { lens, srcIdx, segment: { docs: n, terms: t, docStart, docTerms, docTfs, postStart, postDocs, postTfs, maxTf, minLen } };
+}
+
+/** Format 1: uint32 lens[n], sourceIndex[n], termCount[n], termIds[p], tfs[p]; converted to a segment. */
+function readV1(buf: Buffer, pos: number, h: Header, corrupt: (why: string) => Error): Parts {
+  const n = h.ids.length;
+  const expected = pos + 4 * (3 * n + 2 * h.postings);
+  if (buf.length !== expected) throw corrupt(`size ${buf.length} bytes, expected ${expected}`);
+  const a = arrays(buf, pos);
+  const lens = a.u32(n);
+  const srcIdx = a.u32(n);
+  const counts = a.u32(n);
+  const termIds = a.u32(h.postings);
+  const tfs = a.u32(h.postings);
+  const docs: ForwardDoc[] = new Array(n);
+  let off = 0;
+  for (let s = 0; s < n; s++) {
+    const c = counts[s];
+    if (off + c > h.postings) throw corrupt("inconsistent document table");
+    docs[s] = { terms: termIds.subarray(off, off + c), tfs: tfs.subarray(off, off + c) };
+    off += c;
+  }
+  if (off !== h.postings) throw corrupt("postings count mismatch");
+  const termCount = h.terms.length;
+  for (let i = 0; i < termIds.length; i++) if (termIds[i] >= termCount) throw corrupt("term id out of range");
+  return { lens, srcIdx, segment: buildSegment(docs, termCount, lens) };
 }

@@ -2,7 +2,8 @@ import type { KeywordDocument, KeywordIndex, KeywordSearchOptions, ScoredId } fr
 import { HierdocError } from "@hierdoc/core";
 import { type Analyzer, type AnalyzerOptions, createAnalyzer } from "./analyzer.js";
 import { readBm25File, writeBm25File, type Bm25Snapshot } from "./bm25-file.js";
-import { appendPosting, growU32, growU8, newPostings, type Postings } from "./postings.js";
+import { appendPosting, growablePostings, growU32, growU8, newPostings, type Postings } from "./postings.js";
+import { buildSegment, emptySegment, type Bm25Segment, type ForwardDoc } from "./bm25-segment.js";
 import { type QueryTerm, type ScoringContext, scoreTerms } from "./bm25-scoring.js";
 import { TopK } from "./top-k.js";
 
@@ -38,9 +39,14 @@ export const BM25_FILE_NAME = "bm25.bin";
 
 const COMPACT_MIN_DEAD = 256;
 
+const NO_POSTINGS: Postings = { docs: new Uint32Array(0), tfs: new Uint32Array(0), n: 0 };
+
 /**
  * In-memory inverted BM25 index with incremental upsert / remove (tombstones, compacted when a quarter
  * of the slots are dead), bounded-heap top-k, optional id filter, and atomic persistence.
+ * Postings live in one compact segment (typed arrays in CSR form, two-byte tfs, loaded from `bm25.bin` as
+ * views of one buffer); documents added since then go to a small delta (the postings of the terms they use
+ * are copied out of the segment once), merged into a new segment by {@link save} and by compaction.
  * Not safe for concurrent mutation during a search (single-threaded use, as in Node).
  */
 export class Bm25Index implements KeywordIndex {
@@ -53,14 +59,22 @@ export class Bm25Index implements KeywordIndex {
   readonly analyzer: Analyzer;
   /** Fingerprint read by {@link Bm25Index.load} (or set by the last save); null when none. */
   fingerprint: string | null = null;
+  /**
+   * Format of the file {@link Bm25Index.load} read: 2 (compact segment), or 1 (the previous per-document
+   * layout, converted on every load until the index is saved again); null when not loaded.
+   */
+  loadedFormat: number | null = null;
 
   private ids: string[] = [];
   private sources: string[] = [];
   private slotOf = new Map<string, number>();
   private live: Uint8Array<ArrayBufferLike> = new Uint8Array(16);
   private lens: Uint32Array<ArrayBufferLike> = new Uint32Array(16);
-  private docTerms: Array<Uint32Array | null> = [];
-  private docTfs: Array<Uint32Array | null> = [];
+  /** Slots `0 … seg.docs − 1` and the postings of terms `0 … seg.terms − 1` as last built or loaded. */
+  private seg: Bm25Segment = emptySegment();
+  /** Terms and tfs of the slots added since (`slot − seg.docs`); null once removed. */
+  private extraTerms: Array<Uint32Array | null> = [];
+  private extraTfs: Array<Uint32Array | null> = [];
   private liveCount = 0;
   private totalLen = 0;
   private dead = 0;
@@ -75,7 +89,8 @@ export class Bm25Index implements KeywordIndex {
   private norms = new Float64Array(0);
   private normsAvgdl = NaN;
   private normsSlots = 0;
-  private postings: Postings[] = [];
+  /** Growable postings of the terms that gained documents since the segment was built (copy on first add). */
+  private own: Array<Postings | undefined> = [];
 
   private okapiIdf: Float64Array | null = null;
   private scratch = new Float64Array(0);
@@ -208,7 +223,10 @@ export class Bm25Index implements KeywordIndex {
    */
   async save(dir: string, options: Bm25SaveOptions = {}): Promise<void> {
     this.fingerprint = options.fingerprint ?? this.fingerprint;
-    await writeBm25File(dir, BM25_FILE_NAME, this.snapshot());
+    const snap = this.snapshot();
+    // The delta is merged: the index continues from the segment it writes.
+    if (snap.segment !== this.seg) this.restore(snap);
+    await writeBm25File(dir, BM25_FILE_NAME, snap);
   }
 
   /**
@@ -220,6 +238,7 @@ export class Bm25Index implements KeywordIndex {
     if (!snap) return null;
     const index = new Bm25Index({ variant: snap.variant, k1: snap.k1, b: snap.b, epsilon: snap.epsilon, analyzer: snap.analyzer });
     index.restore(snap);
+    index.loadedFormat = snap.formatVersion ?? null;
     return index;
   }
 
@@ -238,8 +257,35 @@ export class Bm25Index implements KeywordIndex {
     this.maxTf = growU32(this.maxTf, t + 1);
     this.minLen = growU32(this.minLen, t + 1);
     this.minLen[t] = 0xffffffff;
-    this.postings.push(newPostings(2));
     return t;
+  }
+
+  /** The postings of term `t`: its growable copy when it has one, else a view of the segment. */
+  private postingsOf(t: number): Postings {
+    const own = this.own[t];
+    if (own) return own;
+    if (t >= this.seg.terms) return NO_POSTINGS;
+    const a = this.seg.postStart[t];
+    const b = this.seg.postStart[t + 1];
+    return { docs: this.seg.postDocs.subarray(a, b), tfs: this.seg.postTfs.subarray(a, b), n: b - a };
+  }
+
+  /** The growable postings of term `t`, copied out of the segment on first use. */
+  private ownPostings(t: number): Postings {
+    let p = this.own[t];
+    if (!p) this.own[t] = p = t < this.seg.terms ? growablePostings(this.postingsOf(t), 4) : newPostings(2);
+    return p;
+  }
+
+  /** Term ids and tfs of a slot (live or not). */
+  private forward(slot: number): ForwardDoc {
+    const seg = this.seg;
+    if (slot < seg.docs) {
+      const a = seg.docStart[slot];
+      const b = seg.docStart[slot + 1];
+      return { terms: seg.docTerms.subarray(a, b), tfs: seg.docTfs.subarray(a, b) };
+    }
+    return { terms: this.extraTerms[slot - seg.docs] ?? new Uint32Array(0), tfs: this.extraTfs[slot - seg.docs] ?? new Uint32Array(0) };
   }
 
   private addSlot(id: string, source: string, length: number, ts: Uint32Array, fs: Uint32Array): void {
@@ -250,12 +296,12 @@ export class Bm25Index implements KeywordIndex {
     this.lens = growU32(this.lens, slot + 1);
     this.live[slot] = 1;
     this.lens[slot] = length;
-    this.docTerms.push(ts);
-    this.docTfs.push(fs);
+    this.extraTerms[slot - this.seg.docs] = ts;
+    this.extraTfs[slot - this.seg.docs] = fs;
     for (let i = 0; i < ts.length; i++) {
       const t = ts[i];
       this.df[t]++;
-      appendPosting(this.postings[t], slot, fs[i]);
+      appendPosting(this.ownPostings(t), slot, fs[i]);
       if (fs[i] > this.maxTf[t]) this.maxTf[t] = fs[i];
       if (length < this.minLen[t]) this.minLen[t] = length;
     }
@@ -265,14 +311,17 @@ export class Bm25Index implements KeywordIndex {
   }
 
   private removeSlot(slot: number): void {
-    const ts = this.docTerms[slot];
-    if (ts) for (let i = 0; i < ts.length; i++) this.df[ts[i]]--;
+    if (!this.live[slot]) return;
+    const ts = this.forward(slot).terms;
+    for (let i = 0; i < ts.length; i++) this.df[ts[i]]--;
     this.slotOf.delete(this.ids[slot]);
     this.live[slot] = 0;
     this.liveCount--;
     this.totalLen -= this.lens[slot];
-    this.docTerms[slot] = null;
-    this.docTfs[slot] = null;
+    if (slot >= this.seg.docs) {
+      this.extraTerms[slot - this.seg.docs] = null;
+      this.extraTfs[slot - this.seg.docs] = null;
+    }
     this.dead++;
     this.okapiIdf = null;
   }
@@ -341,7 +390,7 @@ export class Bm25Index implements KeywordIndex {
         existing.bound += idf * this.termFactor(t);
         continue;
       }
-      const term = { postings: this.postings[t], weight: idf, bound: idf * this.termFactor(t) };
+      const term = { postings: this.postingsOf(t), weight: idf, bound: idf * this.termFactor(t) };
       byTerm.set(t, term);
       terms.push(term);
     }
@@ -379,7 +428,14 @@ export class Bm25Index implements KeywordIndex {
     return norms;
   }
 
+  /** The live documents as one segment: the current one when nothing changed since it was built. */
   private snapshot(): Bm25Snapshot {
+    const settings = {
+      variant: this.variant, k1: this.k1, b: this.b, epsilon: this.epsilon, analyzer: this.analyzerOptions, fingerprint: this.fingerprint,
+    };
+    if (this.dead === 0 && this.ids.length === this.seg.docs && this.terms.length === this.seg.terms) {
+      return { ...settings, terms: this.terms, ids: this.ids, sources: this.sources, lens: this.lens.subarray(0, this.ids.length), segment: this.seg };
+    }
     const termMap = new Int32Array(this.terms.length).fill(-1);
     const terms: string[] = [];
     for (let t = 0; t < this.terms.length; t++) {
@@ -390,67 +446,46 @@ export class Bm25Index implements KeywordIndex {
     }
     const ids: string[] = [];
     const sources: string[] = [];
-    const lens: number[] = [];
-    const docTerms: Uint32Array[] = [];
-    const docTfs: Uint32Array[] = [];
+    const lens = new Uint32Array(this.liveCount);
+    const docs: ForwardDoc[] = [];
     for (let s = 0; s < this.ids.length; s++) {
       if (!this.live[s]) continue;
+      lens[ids.length] = this.lens[s];
       ids.push(this.ids[s]);
       sources.push(this.sources[s]);
-      lens.push(this.lens[s]);
-      const ts = this.docTerms[s] as Uint32Array;
-      docTerms.push(ts.map((t) => termMap[t]));
-      docTfs.push(this.docTfs[s] as Uint32Array);
+      docs.push(this.forward(s));
     }
-    return {
-      variant: this.variant, k1: this.k1, b: this.b, epsilon: this.epsilon, analyzer: this.analyzerOptions,
-      fingerprint: this.fingerprint, terms, ids, sources, lens, docTerms, docTfs,
-    };
+    return { ...settings, terms, ids, sources, lens, segment: buildSegment(docs, terms.length, lens, termMap) };
   }
 
   private restore(snap: Bm25Snapshot): void {
     const n = snap.ids.length;
+    const seg = snap.segment;
+    const termCount = snap.terms.length;
     this.fingerprint = snap.fingerprint;
     this.ids = snap.ids;
     this.sources = snap.sources;
     this.slotOf = new Map();
     for (let s = 0; s < n; s++) this.slotOf.set(snap.ids[s], s);
     this.live = new Uint8Array(n + 16).fill(1, 0, n);
-    this.lens = new Uint32Array(n + 16);
-    this.lens.set(snap.lens);
-    this.docTerms = snap.docTerms;
-    this.docTfs = snap.docTfs;
+    this.lens = snap.lens;
+    this.seg = seg;
+    this.extraTerms = [];
+    this.extraTfs = [];
+    this.own = [];
     this.liveCount = n;
     this.totalLen = 0;
     for (let s = 0; s < n; s++) this.totalLen += this.lens[s];
     this.dead = 0;
     this.terms = snap.terms;
     this.termIds = new Map();
-    for (let t = 0; t < snap.terms.length; t++) this.termIds.set(snap.terms[t], t);
-    this.df = new Uint32Array(snap.terms.length + 16);
-    this.tfScratch = new Uint32Array(snap.terms.length + 16);
-    this.maxTf = new Uint32Array(snap.terms.length + 16);
-    this.minLen = new Uint32Array(snap.terms.length + 16).fill(0xffffffff);
+    for (let t = 0; t < termCount; t++) this.termIds.set(snap.terms[t], t);
+    this.df = new Uint32Array(termCount + 16);
+    for (let t = 0; t < termCount; t++) this.df[t] = seg.postStart[t + 1] - seg.postStart[t];
+    this.tfScratch = new Uint32Array(termCount + 16);
+    this.maxTf = seg.maxTf;
+    this.minLen = seg.minLen;
     this.normsAvgdl = NaN;
-    for (const ts of snap.docTerms) for (let i = 0; i < ts.length; i++) this.df[ts[i]]++;
-    this.postings = [];
-    for (let t = 0; t < snap.terms.length; t++) {
-      const cap = this.df[t] + (this.df[t] >>> 3) + 2;
-      this.postings.push({ docs: new Uint32Array(cap), tfs: new Uint32Array(cap), n: 0 });
-    }
-    for (let s = 0; s < n; s++) {
-      const ts = snap.docTerms[s];
-      const fs = snap.docTfs[s];
-      const len = this.lens[s];
-      for (let i = 0; i < ts.length; i++) {
-        const t = ts[i];
-        const p = this.postings[t];
-        p.docs[p.n] = s;
-        p.tfs[p.n++] = fs[i];
-        if (fs[i] > this.maxTf[t]) this.maxTf[t] = fs[i];
-        if (len < this.minLen[t]) this.minLen[t] = len;
-      }
-    }
     this.okapiIdf = null;
     this.scratch = new Float64Array(0);
     this.stamp = new Uint32Array(0);

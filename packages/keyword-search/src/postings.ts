@@ -1,8 +1,19 @@
 /** One term's postings: document slots and term frequencies, appended in slot order. */
 export interface Postings {
   docs: Uint32Array;
-  tfs: Uint32Array;
+  /** Two-byte tfs in a loaded segment; four-byte in postings that grow. */
+  tfs: Uint32Array | Uint16Array;
   n: number;
+}
+
+/** A growable copy of `p` with room for `extra` more entries (four-byte tfs). */
+export function growablePostings(p: Postings, extra: number): Postings {
+  const cap = p.n + (p.n >>> 3) + extra;
+  const docs = new Uint32Array(cap);
+  docs.set(p.docs.subarray(0, p.n));
+  const tfs = new Uint32Array(cap);
+  tfs.set(p.tfs.subarray(0, p.n));
+  return { docs, tfs, n: p.n };
 }
 
 /** A postings list with room for `capacity` entries. */

@@ -1,0 +1,89 @@
+/** Term frequencies: two bytes each unless some tf exceeds 65,535. */
+export type TfArray = Uint16Array | Uint32Array;
+
+/**
+ * An immutable BM25 segment in compressed-sparse-row form, both ways: per term its postings (document
+ * slots ascending, tfs) and per document its terms (for removal and compaction). Loaded from `bm25.bin`
+ * as views of one buffer, with no per-posting work.
+ */
+export interface Bm25Segment {
+  /** Documents (slots `0 … docs − 1`). */
+  docs: number;
+  /** Terms (ids `0 … terms − 1`). */
+  terms: number;
+  /** Per document: its first entry in `docTerms` / `docTfs` (docs + 1 entries). */
+  docStart: Uint32Array;
+  docTerms: Uint32Array;
+  docTfs: TfArray;
+  /** Per term: its first entry in `postDocs` / `postTfs` (terms + 1 entries). */
+  postStart: Uint32Array;
+  postDocs: Uint32Array;
+  postTfs: TfArray;
+  /** Per term: its largest tf and the length of its shortest document. */
+  maxTf: Uint32Array;
+  minLen: Uint32Array;
+}
+
+/** One document's terms and tfs as a segment is built from them. */
+export interface ForwardDoc {
+  terms: ArrayLike<number>;
+  tfs: ArrayLike<number>;
+}
+
+/** A tf array of the narrowest type that holds `maxTf`. */
+export function tfArray(length: number, maxTf: number): TfArray {
+  return maxTf > 0xffff ? new Uint32Array(length) : new Uint16Array(length);
+}
+
+/**
+ * Builds a segment from documents in slot order (`docs[s]` = slot s) over `termCount` term ids, with the
+ * document lengths `lens` (for `minLen`); `remap`, when given, maps the documents' term ids to the segment's.
+ */
+export function buildSegment(docs: readonly ForwardDoc[], termCount: number, lens: ArrayLike<number>, remap?: Int32Array): Bm25Segment {
+  const n = docs.length;
+  const docStart = new Uint32Array(n + 1);
+  const df = new Uint32Array(termCount);
+  let total = 0;
+  let top = 0;
+  for (let s = 0; s < n; s++) {
+    const d = docs[s];
+    docStart[s] = total;
+    total += d.terms.length;
+    for (let i = 0; i < d.terms.length; i++) {
+      df[remap ? remap[d.terms[i]] : d.terms[i]]++;
+      if (d.tfs[i] > top) top = d.tfs[i];
+    }
+  }
+  docStart[n] = total;
+  const docTerms = new Uint32Array(total);
+  const docTfs = tfArray(total, top);
+  const postStart = new Uint32Array(termCount + 1);
+  for (let t = 0; t < termCount; t++) postStart[t + 1] = postStart[t] + df[t];
+  const fill = postStart.slice(0, termCount);
+  const postDocs = new Uint32Array(total);
+  const postTfs = tfArray(total, top);
+  const maxTf = new Uint32Array(termCount);
+  const minLen = new Uint32Array(termCount).fill(0xffffffff);
+  for (let s = 0; s < n; s++) {
+    const d = docs[s];
+    const len = lens[s];
+    let at = docStart[s];
+    for (let i = 0; i < d.terms.length; i++, at++) {
+      const t = remap ? remap[d.terms[i]] : d.terms[i];
+      const tf = d.tfs[i];
+      docTerms[at] = t;
+      docTfs[at] = tf;
+      const p = fill[t]++;
+      postDocs[p] = s;
+      postTfs[p] = tf;
+      if (tf > maxTf[t]) maxTf[t] = tf;
+      if (len < minLen[t]) minLen[t] = len;
+    }
+  }
+  return { docs: n, terms: termCount, docStart, docTerms, docTfs, postStart, postDocs, postTfs, maxTf, minLen };
+}
+
+/** A segment with no documents and no terms. */
+export function emptySegment(): Bm25Segment {
+  return buildSegment([], 0, []);
+}

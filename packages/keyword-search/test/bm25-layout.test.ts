@@ -1,0 +1,92 @@
+import { describe, expect, it } from "@jest/globals";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Bm25Index, type Bm25Variant } from "@hierdoc/keyword-search";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const corpus = resolve(here, "../../../examples/sample-corpus");
+
+/** The fixtures' documents: every paragraph of the sample corpus (as the format-1 files were written from). */
+function corpusDocs(): Array<{ id: string; text: string; sourcePath: string }> {
+  const docs: Array<{ id: string; text: string; sourcePath: string }> = [];
+  for (const f of readdirSync(corpus).sort()) {
+    const paras = readFileSync(join(corpus, f), "utf8").split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
+    paras.forEach((text, i) => docs.push({ id: `${f}#${i}`, text, sourcePath: f }));
+  }
+  return docs;
+}
+
+interface Expected {
+  docs: number;
+  queries: Array<{ query: string; top: Array<{ id: string; score: number }>; all: number[] }>;
+}
+
+/** The operations the format-1 fixtures went through before their save. */
+async function sameHistory(variant: Bm25Variant): Promise<Bm25Index> {
+  const docs = corpusDocs();
+  const index = new Bm25Index({ variant });
+  await index.upsert(docs);
+  await index.remove([docs[3].id, docs[10].id]);
+  await index.upsert([{ ...docs[5], text: docs[5].text + " additional pump words" }]);
+  return index;
+}
+
+function answers(index: Bm25Index, expected: Expected) {
+  return expected.queries.map((q) => ({ query: q.query, top: index.searchSync(q.query, { topK: 20 }), all: index.scoreDocuments(q.query) }));
+}
+
+describe.each(["lucene", "okapi"] as const)("BM25 compact layout (%s): the previous layout's scores, exactly", (variant) => {
+  const fixture = join(here, "fixtures", `bm25-v1-${variant}`);
+  // Scores and rankings the previous in-memory layout (per-document arrays, tombstones) gave before writing the fixture.
+  const expected = JSON.parse(readFileSync(join(fixture, "expected.json"), "utf8")) as Expected;
+
+  it("a format-1 file loads (converted on load) and scores every query as the old index did", async () => {
+    expect(corpusDocs()).toHaveLength(expected.docs);
+    const loaded = await Bm25Index.load(fixture);
+    expect(loaded).not.toBeNull();
+    expect(loaded!.fingerprint).toBe(`fixture-${variant}`);
+    expect(loaded!.loadedFormat).toBe(1);
+    expect(loaded!.documentCount).toBe(expected.docs - 2);
+    expect(expected.queries.filter((q) => q.top.length > 0).length).toBeGreaterThan(6);
+    expect(answers(loaded!, expected)).toEqual(expected.queries);
+  });
+
+  it("a new index with the same history, and its format-2 save reloaded, score identically", async () => {
+    const fresh = await sameHistory(variant);
+    expect(answers(fresh, expected)).toEqual(expected.queries);
+    const dir = mkdtempSync(join(tmpdir(), "bm25-layout-"));
+    try {
+      await fresh.save(dir, { fingerprint: "v2" });
+      expect(readFileSync(join(dir, "bm25.bin")).subarray(0, 8).toString("latin1")).toBe("HDBM25\u0000\u0002");
+      const reloaded = (await Bm25Index.load(dir))!;
+      expect(reloaded.loadedFormat).toBe(2);
+      expect(answers(reloaded, expected)).toEqual(expected.queries);
+      // The saved index merged its delta: it continues from the segment it wrote, and scores the same.
+      expect(answers(fresh, expected)).toEqual(expected.queries);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a loaded index stays incremental: adds and removes over the segment score as a fresh build of the result", async () => {
+    const loaded = (await Bm25Index.load(fixture))!;
+    const docs = corpusDocs();
+    const extra = [
+      { id: "new#1", text: "The pump station keeps a maintenance log for every valve inspection.", sourcePath: "new.md" },
+      { id: docs[0].id, text: "Replaced text about harbour data and garden plots.", sourcePath: docs[0].sourcePath },
+    ];
+    await loaded.upsert(extra);
+    await loaded.remove([docs[20].id, "new#1", docs[30].id]);
+    await loaded.upsert([{ id: "new#2", text: "pump pump pump station data", sourcePath: "new.md" }]);
+    const kept = docs.filter((d, i) => ![3, 10, 20, 30, 0].includes(i)).map((d) => (d.id === docs[5].id ? { ...d, text: d.text + " additional pump words" } : d));
+    const rebuilt = new Bm25Index({ variant });
+    await rebuilt.upsert([...kept, extra[1], { id: "new#2", text: "pump pump pump station data", sourcePath: "new.md" }]);
+    for (const q of [...expected.queries.map((x) => x.query), "pump station", "harbour garden"]) {
+      expect([q, loaded.searchSync(q, { topK: 15 })]).toEqual([q, rebuilt.searchSync(q, { topK: 15 })]);
+    }
+    expect(loaded.removeBySource("new.md")).toBe(1);
+    expect(loaded.searchSync("pump pump", { topK: 50 }).some((h) => h.id.startsWith("new#"))).toBe(false);
+  });
+});
