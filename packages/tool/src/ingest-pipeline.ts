@@ -236,6 +236,9 @@ async function buildRecords(
   // A file whose contexts did not all come back is stored under a marked hash, so the next ingest
   // processes it again (its successful contexts come from the generator's cache).
   const storedHash = failures > 0 ? `${INCOMPLETE_CONTEXT}${fileHash}` : fileHash;
+  // Grouped once (in file order): a filter per chunk was quadratic, ~17% of the main thread's ingest CPU on ObliQA.
+  const definitionsOf = groupBy(definitions, (d) => d.chunkId);
+  const referencesOf = groupBy(references, (x) => x.chunkId);
   const records: ChunkRecord[] = parsed.chunks.map((chunk) => {
     const context = contexts.get(chunk.id) ?? "";
     return {
@@ -246,10 +249,8 @@ async function buildRecords(
       fileChunkCount: parsed.chunks.length,
       fileType: doc.fileType,
       sectionAliases: sectionAliases.get(chunk.sectionId) ?? [],
-      definitions: definitions.filter((d) => d.chunkId === chunk.id),
-      crossReferences: references
-        .filter((x) => x.chunkId === chunk.id)
-        .map(({ text, fromSectionId, targetSectionId, external, citedDocument }) => ({ text, fromSectionId, targetSectionId, external, citedDocument })),
+      definitions: definitionsOf.get(chunk.id) ?? [],
+      crossReferences: (referencesOf.get(chunk.id) ?? []).map(({ text, fromSectionId, targetSectionId, external, citedDocument }) => ({ text, fromSectionId, targetSectionId, external, citedDocument })),
     };
   });
   stage("embed");
@@ -264,6 +265,18 @@ async function buildRecords(
     }
   });
   return { records, vectors, failures };
+}
+
+/** The items of `items` by key, each list in the items' order. */
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = out.get(k);
+    if (list) list.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
 }
 
 async function replaceFile(

@@ -1,0 +1,59 @@
+import { afterAll, describe, expect, it } from "@jest/globals";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ToolConfigSchema, type ChunkRecord } from "@hierdoc/core";
+import { HashEmbedder } from "@hierdoc/embeddings";
+import { MemoryStore } from "@hierdoc/store-adapters-memory";
+import { HierarchicalDocumentTool } from "@hierdoc/tool";
+import { workspace } from "./helpers.js";
+
+// Worker threads run the built packages (dist): `npm test` builds first.
+const ws = workspace();
+afterAll(() => ws.cleanup());
+
+/** Ingests `docs` into a fresh index with `workers` threads; returns the stored records (in store order) and the files of the index folder. */
+async function ingestWith(workers: number): Promise<{ records: ChunkRecord[]; files: Record<string, Buffer> }> {
+  const index = join(ws.dir, `index-${workers}`);
+  const store = new MemoryStore({ dir: join(index, "store") });
+  const config = ToolConfigSchema.parse({ name: "t", type: "hierarchical_document", source: ws.docs, ingest: { workers } });
+  const tool = await HierarchicalDocumentTool.open({ config, indexDir: index, store, embedder: new HashEmbedder({ dimensions: 64 }) });
+  try {
+    const report = await tool.ingest([ws.docs]);
+    expect(report.files.map((f) => f.outcome)).toEqual(Array(report.files.length).fill("added"));
+    const records: ChunkRecord[] = [];
+    for await (const r of store.scan()) records.push(r);
+    const storeDir = join(index, "store");
+    const files = Object.fromEntries(readdirSync(storeDir).sort().map((f) => [f, readFileSync(join(storeDir, f))]));
+    return { records, files };
+  } finally {
+    await tool.close();
+  }
+}
+
+describe("ingest stores the same records in the same order whatever the number of workers", () => {
+  it("1 and 4 workers over a folder of 9 files give identical records, ids, order and store files", async () => {
+    // The sample corpus plus files with definitions and cross-references, of very different sizes, so workers
+    // finish out of order.
+    for (let i = 0; i < 6; i++) {
+      const articles = Array.from(
+        { length: 1 + i * 7 },
+        (_, a) =>
+          `## Article ${a + 1} Duties ${i}.${a}\n\n"Operator ${i}" means the person running unit ${i}. ` +
+          `The operator shall keep records as set out in Article ${((a + 1) % (1 + i * 7)) + 1} and notify the authority within ${a + 2} days.\n`,
+      );
+      writeFileSync(join(ws.docs, `regulation-${i}.md`), `# Regulation ${i}\n\n${articles.join("\n")}`);
+    }
+    const one = await ingestWith(1);
+    const four = await ingestWith(4);
+    expect(one.records.length).toBeGreaterThan(30);
+    expect(new Set(one.records.map((r) => r.sourcePath)).size).toBe(9);
+    expect(one.records.some((r) => r.definitions.length > 0 && r.crossReferences.length > 0)).toBe(true);
+    expect(four.records.map((r) => r.id)).toEqual(one.records.map((r) => r.id));
+    expect(four.records).toEqual(one.records);
+    expect(Object.keys(four.files)).toEqual(Object.keys(one.files));
+    // Every store file is byte-for-byte the same; the manifest differs only in its write time.
+    const comparable = (name: string, bytes: Buffer) => (name === "manifest.json" ? { ...JSON.parse(bytes.toString("utf8")), writtenAt: undefined } : bytes.toString("base64"));
+    for (const name of Object.keys(one.files)) expect([name, comparable(name, four.files[name]!)]).toEqual([name, comparable(name, one.files[name]!)]);
+    expect(Object.keys(one.files).length).toBeGreaterThan(2);
+  }, 120_000);
+});
