@@ -104,6 +104,24 @@ describe("hierdoc train-ranker (built binary, sample corpus, real GloVe embedder
     expect(res.stderr).toContain("E_CONFIG");
   }, 120_000);
 
+  it("--cache writes the candidates line by line and a second run reads them instead of the index", async () => {
+    const cache = join(tmp, "cands.jsonl");
+    const args = (idx: string) => ["train-ranker", "--qrels", join(tmp, "qrels.json"), "--index", idx, "--out", join(tmp, "cached.json"), "--folds", "2", "--candidates", "10", "--kind", "linear", "--cache", cache, "--json"];
+    const first = await runCli(args(index), { timeoutMs: 300_000 });
+    expect(first.code).toBe(0);
+    const lines = readFileSync(cache, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { format?: string; candidates: unknown });
+    expect(lines[0]).toMatchObject({ format: "hierdoc-ranker-candidates", queries: QUERIES.length, candidates: 10 });
+    expect(lines.length).toBe(1 + QUERIES.length);
+    // No index at all: only the cache can supply the candidates, and the report is the same.
+    const second = await runCli(args(join(tmp, "no-such-index")), { timeoutMs: 300_000 });
+    expect({ code: second.code }).toEqual({ code: 0 });
+    const strip = (s: string) => {
+      const { seconds: _s, ...rest } = JSON.parse(s) as Record<string, unknown>;
+      return rest;
+    };
+    expect(strip(second.stdout)).toEqual(strip(first.stdout));
+  }, 600_000);
+
   it("rejects a missing --out with a usage error", async () => {
     const res = await runCli(["train-ranker", "--qrels", join(tmp, "qrels.json"), "--index", index]);
     expect(res.code).not.toBe(0);

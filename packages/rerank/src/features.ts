@@ -1,4 +1,5 @@
 import type { RerankCandidate } from "@hierdoc/core";
+import { SET_FEATURE_NAMES, setFeatures, type SetFeatureName } from "./set-features.js";
 import { minimalWindow, ngrams, stems } from "./text.js";
 
 /**
@@ -38,6 +39,14 @@ export const FEATURE_NAMES = [
   "sectionMates",
   // Query-level (useful to trees only: a linear model ranks within one query).
   "queryTerms",
+  // Where the candidate's document, neighbours and section stand among the candidates (set-features.ts).
+  ...SET_FEATURE_NAMES,
+  // More lexical evidence.
+  "bm25",
+  "rarest",
+  "numbers",
+  "headingIdf",
+  "run",
 ] as const;
 
 /** One feature name of {@link FEATURE_NAMES}. */
@@ -60,16 +69,26 @@ export class FeatureExtractor {
     const qSet = new Set(q);
     const ctx: QueryContext = {
       qSet,
-      phrases: [...ngrams(q, 2), ...ngrams(q, 3)],
+      phrases: [...ngrams(q, 2), ...ngrams(q, 3)].map((text) => {
+        const words = text.split(" ");
+        return { text, weight: words.length - 1, head: `${words[0]} ${words[1]}` };
+      }),
       queryLower: ` ${q.join(" ")} `,
       sectionIds: sectionIdsIn(query),
       idf: new Map(),
       idfTotal: 1,
+      qBigrams: ngrams(q, 2),
+      qLength: q.length,
+      numbers: [...qSet].filter((t) => /\d/.test(t)),
+      rarest: undefined,
+      avgLength: 1,
     };
     const analysed = candidates.map((c) => this.analysedOf(c.content));
     const chunkStems = analysed.map((a) => a.seq);
     ctx.idf = candidateIdf(qSet, analysed);
     ctx.idfTotal = [...qSet].reduce((s, t) => s + (ctx.idf.get(t) ?? 0), 0) || 1;
+    for (const t of qSet) if (ctx.rarest === undefined || (ctx.idf.get(t) ?? 0) > (ctx.idf.get(ctx.rarest) ?? 0)) ctx.rarest = t;
+    ctx.avgLength = chunkStems.reduce((s, x) => s + x.length, 0) / Math.max(1, chunkStems.length) || 1;
     const fused = candidates.map((c, i) => c.fusedScore ?? 1 / (i + 1));
     const fMin = Math.min(...fused);
     const fSpan = Math.max(...fused) - fMin || 1;
@@ -86,12 +105,16 @@ export class FeatureExtractor {
     const fusedRanks = tiedRanks(fused, candidates.map((c, i) => c.fusedRank ?? i + 1));
     const kRanks = tiedRanks(candidates.map((c) => c.scores?.keyword ?? null), candidates.map((c) => c.ranks?.keyword ?? null));
     const sRanks = tiedRanks(sem, candidates.map((c) => c.ranks?.semantic ?? null));
+    const fusedNorm = fused.map((f) => (f - fMin) / fSpan);
+    const set = setFeatures(candidates, fusedNorm, fusedRanks.map((r, i) => r ?? i + 1));
+    const bm25 = analysed.map((a) => bm25Of(a, ctx));
+    const bm25Max = Math.max(0, ...bm25) || 1;
     return candidates.map((c, i) => {
       const s = sem[i];
       const kRank = kRanks[i];
       const sRank = sRanks[i];
       return {
-        fused: (fused[i] - fMin) / fSpan,
+        fused: fusedNorm[i],
         rank: 1 / (fusedRanks[i] ?? i + 1),
         ...this.lexical(c, analysed[i], ctx),
         semantic: s ?? 0,
@@ -109,6 +132,8 @@ export class FeatureExtractor {
         cites: (c.citedSections ?? []).some((x) => x !== c.sectionId && sectionCount.has(x)) ? 1 : 0,
         sectionMates: ((sectionCount.get(c.sectionId) ?? 1) - 1) / others,
         queryTerms: Math.min(1, qSet.size / 20),
+        ...set[i],
+        bm25: bm25[i] / bm25Max,
       };
     });
   }
@@ -119,40 +144,57 @@ export class FeatureExtractor {
     if (!out) {
       if (this.cache.size >= 20_000) this.cache.clear();
       const seq = stems(text);
-      out = { seq, joined: ` ${seq.join(" ")} `, set: new Set(seq) };
+      const counts = new Map<string, number>();
+      for (const t of seq) counts.set(t, (counts.get(t) ?? 0) + 1);
+      out = { seq, joined: ` ${seq.join(" ")} `, set: new Set(seq), counts, bigrams: new Set(ngrams(seq, 2)) };
       this.cache.set(text, out);
     }
     return out;
   }
 
-  private lexical(c: RerankCandidate, a: Analysed, x: QueryContext): Omit<FeatureRow, "fused" | "rank" | LegFeature | StructureFeature> {
+  private lexical(c: RerankCandidate, a: Analysed, x: QueryContext): Omit<FeatureRow, "fused" | "rank" | "bm25" | LegFeature | StructureFeature | SetFeatureName> {
     const { qSet } = x;
     const seq = a.seq;
-    const present = new Set([...qSet].filter((t) => a.set.has(t)));
-    const coverage = [...present].reduce((s, t) => s + (x.idf.get(t) ?? 0), 0) / x.idfTotal;
+    const present: string[] = [];
+    let coverage = 0;
+    for (const t of qSet) {
+      if (!a.set.has(t)) continue;
+      present.push(t);
+      coverage += x.idf.get(t) ?? 0;
+    }
+    coverage /= x.idfTotal;
     const win = minimalWindow(seq, qSet);
     const proximity = win.covered >= 2 ? (win.covered / win.width) * (win.covered / qSet.size) : 0;
     let phrase = 0;
     if (x.phrases.length > 0) {
-      const text = a.joined;
       let hit = 0;
       let total = 0;
       for (const p of x.phrases) {
-        const weight = p.split(" ").length - 1;
-        total += weight;
-        if (text.includes(` ${p} `)) hit += weight;
+        total += p.weight;
+        // A trigram can only occur where its first bigram does: the set lookup spares most string searches.
+        if (a.bigrams.has(p.head) && (p.weight === 1 || a.joined.includes(` ${p.text} `))) hit += p.weight;
       }
       phrase = hit / total;
     }
-    const shareOf = (seq: readonly string[]): number => {
-      if (qSet.size === 0 || seq.length === 0) return 0;
-      const s = new Set(seq);
+    const shareOf = (s: ReadonlySet<string>): number => {
+      if (qSet.size === 0 || s.size === 0) return 0;
       let n = 0;
       for (const t of qSet) if (s.has(t)) n++;
       return n / qSet.size;
     };
-    const share = (text: string): number => (text ? shareOf(stems(text)) : 0);
-    const defs = (c.definitions ?? []).map((d) => stems(d.term).join(" ")).filter((t) => t.length > 0);
+    const share = (text: string): number => (text ? shareOf(this.analysedOf(text).set) : 0);
+    const defs = (c.definitions ?? []).map((d) => this.analysedOf(d.term).seq.join(" ")).filter((t) => t.length > 0);
+    const heading = [this.analysedOf(c.sectionTitle).set, this.analysedOf(c.parentChain.join(" ")).set];
+    let headingIdf = 0;
+    for (const t of qSet) if (heading[0].has(t) || heading[1].has(t)) headingIdf += x.idf.get(t) ?? 0;
+    let numbers = 0;
+    for (const t of x.numbers) if (a.set.has(t)) numbers++;
+    let run = 0;
+    let best = 0;
+    for (const b of x.qBigrams) {
+      run = a.bigrams.has(b) ? run + 1 : 0;
+      best = Math.max(best, run);
+    }
     const definitions = defs.length > 0 && defs.some((t) => x.queryLower.includes(` ${t} `)) ? 1 : 0;
     let sectionId = 0;
     if (x.sectionIds.length > 0) {
@@ -169,8 +211,12 @@ export class FeatureExtractor {
       chain: share(c.parentChain.join(" ")),
       definitions,
       sectionId,
-      termShare: qSet.size === 0 ? 0 : present.size / qSet.size,
-      contextShare: c.context ? shareOf(this.analysedOf(c.context).seq) : 0,
+      termShare: qSet.size === 0 ? 0 : present.length / qSet.size,
+      contextShare: c.context ? shareOf(this.analysedOf(c.context).set) : 0,
+      rarest: x.rarest !== undefined && a.set.has(x.rarest) ? 1 : 0,
+      numbers: x.numbers.length > 0 ? numbers / x.numbers.length : 0,
+      headingIdf: headingIdf / x.idfTotal,
+      run: best > 0 && x.qLength > 0 ? (best + 1) / x.qLength : 0,
     };
   }
 }
@@ -182,15 +228,39 @@ interface Analysed {
   seq: string[];
   joined: string;
   set: Set<string>;
+  /** Occurrences of each stem. */
+  counts: Map<string, number>;
+  /** Consecutive stem pairs, space-joined. */
+  bigrams: Set<string>;
 }
 
 interface QueryContext {
   qSet: ReadonlySet<string>;
-  phrases: string[];
+  /** Query bigrams (weight 1) and trigrams (weight 2); `head` is the first bigram. */
+  phrases: Array<{ text: string; weight: number; head: string }>;
   queryLower: string;
   sectionIds: string[];
   idf: Map<string, number>;
   idfTotal: number;
+  qBigrams: string[];
+  qLength: number;
+  /** Query stems holding a digit (rule numbers, amounts, years). */
+  numbers: string[];
+  /** The query stem with the highest candidate-set IDF. */
+  rarest: string | undefined;
+  /** Mean candidate length in stems (BM25 length normalisation). */
+  avgLength: number;
+}
+
+/** BM25 (k1 1.2, b 0.75) of a candidate for the query stems, with candidate-set IDF and mean length. */
+function bm25Of(a: Analysed, x: QueryContext): number {
+  let score = 0;
+  const norm = 1.2 * (0.25 + (0.75 * a.seq.length) / x.avgLength);
+  for (const t of x.qSet) {
+    const tf = a.counts.get(t);
+    if (tf) score += ((x.idf.get(t) ?? 0) * tf * 2.2) / (tf + norm);
+  }
+  return score;
 }
 
 const SECTION_ID = /\b(?:section|article|rule|regulation|chapter|part|paragraph|§+)\s*((?:\d+[A-Za-z]?)(?:\.\d+[A-Za-z]?)*(?:\([A-Za-z0-9]+\))*)/gi;

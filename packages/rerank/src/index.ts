@@ -1,5 +1,6 @@
 export { LexicalReranker, DEFAULT_LEXICAL_WEIGHTS, type LexicalWeights, type LexicalRerankerOptions } from "./lexical-reranker.js";
 export { FeatureExtractor, FEATURE_NAMES, sectionIdsIn, tiedRanks, type FeatureName, type FeatureRow } from "./features.js";
+export { SET_FEATURE_NAMES, chunkPlace, setFeatures, type SetFeatureName } from "./set-features.js";
 export { LearnedReranker, DEFAULT_RANKER_MODEL_PATH, type LearnedRerankerOptions } from "./learned-reranker.js";
 export {
   loadRankerModel,

@@ -1,5 +1,5 @@
 import { createReadStream, existsSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import { HierdocError } from "@hierdoc/core";
 import { createProjector, toRunResult, type Qrels, type RunResult } from "@hierdoc/eval";
@@ -65,8 +65,19 @@ export async function collectCandidates(
   } finally {
     await t.close();
   }
-  if (cachePath) await writeFile(cachePath, [JSON.stringify(header), ...out.map((q) => JSON.stringify(slim(q)))].join("\n") + "\n");
+  if (cachePath) await writeCache(cachePath, header, out);
   return out;
+}
+
+/** Writes the cache line by line (100 candidates of 2,788 questions exceed V8's longest string as one text). */
+async function writeCache(path: string, header: Record<string, unknown>, queries: ReadonlyArray<Omit<TrainingQuery, "labels">>): Promise<void> {
+  const file = await open(path, "w");
+  try {
+    await file.write(JSON.stringify(header) + "\n");
+    for (const q of queries) await file.write(JSON.stringify(slim(q)) + "\n");
+  } finally {
+    await file.close();
+  }
 }
 
 /** A cache line: content once (in the candidate), defined terms without their definition text (features read the term only). */
