@@ -48,9 +48,9 @@ interface Header {
 
 /**
  * Writes format 2: 8-byte magic, uint32 header length, JSON header (settings, fingerprint, terms, ids, sources),
- * padding to 4 bytes, then uint32 arrays lens[n], sourceIndex[n], docStart[n+1], postStart[t+1], maxTf[t],
- * minLen[t], postDocs[p], docTerms[p], and the tf arrays postTfs[p], docTfs[p] (2 or 4 bytes each). Loading
- * maps the arrays as views of the file buffer: no per-posting work.
+ * padding to 4 bytes, then uint32 arrays lens[n], sourceIndex[n], postStart[t+1], maxTf[t], minLen[t],
+ * postDocs[p], and postTfs[p] (2 or 4 bytes each). Loading maps the arrays as views of one buffer: no
+ * per-posting work; the per-document side is derived from the postings when an update first needs it.
  */
 export async function writeBm25File(dir: string, name: string, snap: Bm25Snapshot): Promise<void> {
   const n = snap.ids.length;
@@ -78,8 +78,8 @@ export async function writeBm25File(dir: string, name: string, snap: Bm25Snapsho
   const pad = Buffer.alloc((4 - ((MAGIC.length + 4 + json.length) % 4)) % 4);
   const bytes = (a: Uint32Array | TfArray) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
   await writeFileAtomic(dir, name, [
-    MAGIC, len, json, pad, bytes(snap.lens.subarray(0, n)), bytes(srcIdx), bytes(seg.docStart), bytes(seg.postStart), bytes(seg.maxTf),
-    bytes(seg.minLen), bytes(seg.postDocs), bytes(seg.docTerms), bytes(seg.postTfs), bytes(seg.docTfs),
+    MAGIC, len, json, pad, bytes(snap.lens.subarray(0, n)), bytes(srcIdx), bytes(seg.postStart), bytes(seg.maxTf), bytes(seg.minLen),
+    bytes(seg.postDocs), bytes(seg.postTfs),
   ]);
 }
 
@@ -185,24 +185,20 @@ function readV2(buf: Buffer, pos: number, h: Header, corrupt: (why: string) => E
   const p = h.postings;
   const tfBytes = h.tfBytes;
   if (tfBytes !== 2 && tfBytes !== 4) throw corrupt(`bad tf width ${tfBytes}`);
-  const expected = pos + 4 * (3 * n + 1 + 3 * t + 1 + 2 * p) + 2 * tfBytes * p;
+  const expected = pos + 4 * (2 * n + 3 * t + 1 + p) + tfBytes * p;
   if (buf.length !== expected) throw corrupt(`size ${buf.length} bytes, expected ${expected}`);
   const a = arrays(buf, pos);
   const lens = a.u32(n);
   const srcIdx = a.u32(n);
-  const docStart = a.u32(n + 1);
   const postStart = a.u32(t + 1);
   const maxTf = a.u32(t);
   const minLen = a.u32(t);
   const postDocs = a.u32(p);
-  const docTerms = a.u32(p);
   const postTfs = a.tf(p, tfBytes);
-  const docTfs = a.tf(p, tfBytes);
-  if (docStart[n] !== p || postStart[t] !== p) throw corrupt("postings count mismatch");
-  for (let i = 0; i < n; i++) if (docStart[i] > docStart[i + 1]) throw corrupt("inconsistent document table");
+  if (postStart[0] !== 0 || postStart[t] !== p) throw corrupt("postings count mismatch");
   for (let i = 0; i < t; i++) if (postStart[i] > postStart[i + 1]) throw corrupt("inconsistent postings table");
-  for (let i = 0; i < p; i++) if (docTerms[i] >= t || postDocs[i] >= n) throw corrupt("term or document id out of range");
-  return { lens, srcIdx, segment: { docs: n, terms: t, docStart, docTerms, docTfs, postStart, postDocs, postTfs, maxTf, minLen } };
+  for (let i = 0; i < p; i++) if (postDocs[i] >= n) throw corrupt("document id out of range");
+  return { lens, srcIdx, segment: { docs: n, terms: t, forward: null, postStart, postDocs, postTfs, maxTf, minLen } };
 }
 
 /** Format 1: uint32 lens[n], sourceIndex[n], termCount[n], termIds[p], tfs[p]; converted to a segment. */

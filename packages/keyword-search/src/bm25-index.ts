@@ -3,7 +3,7 @@ import { HierdocError } from "@hierdoc/core";
 import { type Analyzer, type AnalyzerOptions, createAnalyzer } from "./analyzer.js";
 import { readBm25File, writeBm25File, type Bm25Snapshot } from "./bm25-file.js";
 import { appendPosting, growablePostings, growU32, growU8, newPostings, type Postings } from "./postings.js";
-import { buildSegment, emptySegment, type Bm25Segment, type ForwardDoc } from "./bm25-segment.js";
+import { buildSegment, emptySegment, forwardIndex, type Bm25Segment, type ForwardDoc } from "./bm25-segment.js";
 import { type QueryTerm, type ScoringContext, scoreTerms } from "./bm25-scoring.js";
 import { TopK } from "./top-k.js";
 
@@ -281,9 +281,10 @@ export class Bm25Index implements KeywordIndex {
   private forward(slot: number): ForwardDoc {
     const seg = this.seg;
     if (slot < seg.docs) {
-      const a = seg.docStart[slot];
-      const b = seg.docStart[slot + 1];
-      return { terms: seg.docTerms.subarray(a, b), tfs: seg.docTfs.subarray(a, b) };
+      const { docStart, docTerms, docTfs } = forwardIndex(seg);
+      const a = docStart[slot];
+      const b = docStart[slot + 1];
+      return { terms: docTerms.subarray(a, b), tfs: docTfs.subarray(a, b) };
     }
     return { terms: this.extraTerms[slot - seg.docs] ?? new Uint32Array(0), tfs: this.extraTfs[slot - seg.docs] ?? new Uint32Array(0) };
   }

@@ -2,19 +2,18 @@
 export type TfArray = Uint16Array | Uint32Array;
 
 /**
- * An immutable BM25 segment in compressed-sparse-row form, both ways: per term its postings (document
- * slots ascending, tfs) and per document its terms (for removal and compaction). Loaded from `bm25.bin`
- * as views of one buffer, with no per-posting work.
+ * An immutable BM25 segment in compressed-sparse-row form: per term its postings (document slots ascending,
+ * tfs), and per document its terms (for removal and compaction) once {@link forwardIndex} derived them.
+ * Loaded from `bm25.bin` as views of one buffer, with no per-posting work; a process that only searches
+ * never builds the per-document side.
  */
 export interface Bm25Segment {
   /** Documents (slots `0 … docs − 1`). */
   docs: number;
   /** Terms (ids `0 … terms − 1`). */
   terms: number;
-  /** Per document: its first entry in `docTerms` / `docTfs` (docs + 1 entries). */
-  docStart: Uint32Array;
-  docTerms: Uint32Array;
-  docTfs: TfArray;
+  /** Per document: its first entry in `docTerms` / `docTfs` (docs + 1 entries); null until first needed. */
+  forward: { docStart: Uint32Array; docTerms: Uint32Array; docTfs: TfArray } | null;
   /** Per term: its first entry in `postDocs` / `postTfs` (terms + 1 entries). */
   postStart: Uint32Array;
   postDocs: Uint32Array;
@@ -80,7 +79,28 @@ export function buildSegment(docs: readonly ForwardDoc[], termCount: number, len
       if (len < minLen[t]) minLen[t] = len;
     }
   }
-  return { docs: n, terms: termCount, docStart, docTerms, docTfs, postStart, postDocs, postTfs, maxTf, minLen };
+  return { docs: n, terms: termCount, forward: { docStart, docTerms, docTfs }, postStart, postDocs, postTfs, maxTf, minLen };
+}
+
+/** The per-document side of a segment, derived from its postings on first use (terms in id order) and kept. */
+export function forwardIndex(seg: Bm25Segment): NonNullable<Bm25Segment["forward"]> {
+  if (seg.forward) return seg.forward;
+  const { docs, terms, postStart, postDocs, postTfs } = seg;
+  const total = postDocs.length;
+  const docStart = new Uint32Array(docs + 1);
+  for (let i = 0; i < total; i++) docStart[postDocs[i] + 1]++;
+  for (let d = 0; d < docs; d++) docStart[d + 1] += docStart[d];
+  const fill = docStart.slice(0, docs);
+  const docTerms = new Uint32Array(total);
+  const docTfs = postTfs.BYTES_PER_ELEMENT === 2 ? new Uint16Array(total) : new Uint32Array(total);
+  for (let t = 0; t < terms; t++) {
+    for (let i = postStart[t]; i < postStart[t + 1]; i++) {
+      const at = fill[postDocs[i]]++;
+      docTerms[at] = t;
+      docTfs[at] = postTfs[i];
+    }
+  }
+  return (seg.forward = { docStart, docTerms, docTfs });
 }
 
 /** A segment with no documents and no terms. */
