@@ -145,8 +145,12 @@ export class FeatureExtractor {
       if (this.cache.size >= 20_000) this.cache.clear();
       const seq = stems(text);
       const counts = new Map<string, number>();
-      for (const t of seq) counts.set(t, (counts.get(t) ?? 0) + 1);
-      out = { seq, joined: ` ${seq.join(" ")} `, set: new Set(seq), counts, bigrams: new Set(ngrams(seq, 2)) };
+      const bigrams = new Set<string>();
+      for (let i = 0; i < seq.length; i++) {
+        counts.set(seq[i], (counts.get(seq[i]) ?? 0) + 1);
+        if (i > 0) bigrams.add(`${seq[i - 1]} ${seq[i]}`);
+      }
+      out = { seq, joined: undefined, set: counts, counts, bigrams };
       this.cache.set(text, out);
     }
     return out;
@@ -172,11 +176,11 @@ export class FeatureExtractor {
       for (const p of x.phrases) {
         total += p.weight;
         // A trigram can only occur where its first bigram does: the set lookup spares most string searches.
-        if (a.bigrams.has(p.head) && (p.weight === 1 || a.joined.includes(` ${p.text} `))) hit += p.weight;
+        if (a.bigrams.has(p.head) && (p.weight === 1 || (a.joined ??= ` ${seq.join(" ")} `).includes(` ${p.text} `))) hit += p.weight;
       }
       phrase = hit / total;
     }
-    const shareOf = (s: ReadonlySet<string>): number => {
+    const shareOf = (s: ReadonlyMap<string, number>): number => {
       if (qSet.size === 0 || s.size === 0) return 0;
       let n = 0;
       for (const t of qSet) if (s.has(t)) n++;
@@ -226,8 +230,10 @@ type StructureFeature = "length" | "depth" | "typeDefinition" | "typeRequirement
 
 interface Analysed {
   seq: string[];
-  joined: string;
-  set: Set<string>;
+  /** The stems space-joined and space-padded (trigram lookups), built on first use. */
+  joined: string | undefined;
+  /** The distinct stems (the keys of `counts`). */
+  set: ReadonlyMap<string, number>;
   /** Occurrences of each stem. */
   counts: Map<string, number>;
   /** Consecutive stem pairs, space-joined. */

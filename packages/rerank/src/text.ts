@@ -22,6 +22,8 @@ function stemWord(word: string): string {
   return stem;
 }
 
+const WORD_BREAK = /[^\p{L}\p{N}]+/u;
+
 /** One analysed token: its stem and its position in the stopword-free sequence. */
 export interface Token {
   stem: string;
@@ -34,7 +36,7 @@ export interface Token {
  */
 export function analyze(text: string): Token[] {
   const out: Token[] = [];
-  for (const raw of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+  for (const raw of text.toLowerCase().split(WORD_BREAK)) {
     if (raw.length < 2 || STOPWORDS.has(raw)) continue;
     out.push({ stem: stemWord(raw), pos: out.length });
   }
@@ -43,7 +45,9 @@ export function analyze(text: string): Token[] {
 
 /** Stems of {@link analyze}, in order. */
 export function stems(text: string): string[] {
-  return analyze(text).map((t) => t.stem);
+  const out: string[] = [];
+  for (const raw of text.toLowerCase().split(WORD_BREAK)) if (raw.length >= 2 && !STOPWORDS.has(raw)) out.push(stemWord(raw));
+  return out;
 }
 
 /** Consecutive n-grams of a stem sequence, joined with a space. */
