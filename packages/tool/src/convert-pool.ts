@@ -27,6 +27,8 @@ interface Slot {
   ready: boolean;
   job?: Job;
   timer?: NodeJS.Timeout;
+  /** CPU milliseconds the worker thread reported last (cumulative). */
+  cpuMs: number;
 }
 
 /**
@@ -40,6 +42,8 @@ export class ConvertPool {
   private readonly queue: Job[] = [];
   private nextId = 1;
   private closed = false;
+  /** CPU milliseconds of workers no longer running; undefined once a worker could not tell (not Linux). */
+  private stoppedCpuMs: number | undefined = 0;
   private readonly script: URL;
 
   constructor(private readonly options: ConvertPoolOptions) {
@@ -50,6 +54,21 @@ export class ConvertPool {
   /** Workers running now. */
   get running(): number {
     return this.slots.size;
+  }
+
+  /**
+   * CPU milliseconds the worker threads have used so far (start-up included; as of each worker's last reply), for
+   * benchmarks; undefined where a thread's CPU time cannot be read (only Linux's /proc is read).
+   */
+  get workerCpuMs(): number | undefined {
+    let sum = this.stoppedCpuMs;
+    for (const slot of this.slots) sum = sum === undefined || Number.isNaN(slot.cpuMs) ? undefined : sum + slot.cpuMs;
+    return sum;
+  }
+
+  private retire(slot: Slot): void {
+    this.slots.delete(slot);
+    if (this.stoppedCpuMs !== undefined) this.stoppedCpuMs = Number.isNaN(slot.cpuMs) ? undefined : this.stoppedCpuMs + slot.cpuMs;
   }
 
   /**
@@ -74,7 +93,7 @@ export class ConvertPool {
         if (slot.job) slot.job.reject(cancelled(slot.job.path));
         slot.job = undefined;
         clearTimeout(slot.timer);
-        this.slots.delete(slot);
+        this.retire(slot);
         return slot.worker.terminate();
       }),
     );
@@ -101,12 +120,13 @@ export class ConvertPool {
       stdout: false,
       stderr: false,
     });
-    const slot: Slot = { worker, ready: false };
+    const slot: Slot = { worker, ready: false, cpuMs: 0 };
     worker.on("message", (reply: WorkerReply) => {
       // A worker being stopped (pool closed, or failed) can still deliver a message it sent before: it must neither
       // take work nor unref itself — an unref'd worker whose terminate() is pending lets the process exit (code 0,
       // mid-command) before close() resolves; that was the ingest that left no index under load.
       if (!this.slots.has(slot)) return;
+      slot.cpuMs = reply.cpuMs ?? Number.NaN;
       if ("ready" in reply) {
         slot.ready = true;
         worker.unref();
@@ -142,7 +162,7 @@ export class ConvertPool {
   /** Ends a worker that timed out, ran out of memory or died: its file fails with one error, a new worker takes the queue. */
   private fail(slot: Slot, why: "timeout" | "memory" | "exit" | Error): void {
     if (!this.slots.has(slot)) return;
-    this.slots.delete(slot);
+    this.retire(slot);
     clearTimeout(slot.timer);
     const job = slot.job;
     slot.job = undefined;

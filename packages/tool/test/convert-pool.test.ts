@@ -85,6 +85,19 @@ describe("ConvertPool: conversion in worker threads under time and memory caps",
     expect(pool.running).toBe(2);
   }, 60_000);
 
+  it("reports the CPU time of its worker threads (Linux /proc), growing with work and kept after close", async () => {
+    pool = new ConvertPool({ size: 1, limits: limits(), maxChunkTokens: 800 });
+    const text = Array.from({ length: 400 }, (_, i) => `## ${i + 1} Rule\n\n"Unit ${i}" means a pump. The operator of unit ${i} shall log it under Article ${i + 2}.\n`).join("\n");
+    await pool.run("a.md", bytes(Buffer.from(text)));
+    const first = pool.workerCpuMs!;
+    expect(first).toBeGreaterThan(0); // the converters' loading alone takes tens of ms of CPU
+    await pool.run("b.md", bytes(Buffer.from(text)));
+    const second = pool.workerCpuMs!;
+    expect(second).toBeGreaterThanOrEqual(first);
+    await pool.close();
+    expect(pool.workerCpuMs).toBe(second);
+  }, 60_000);
+
   it("fails queued and running files with E_CANCELLED when closed", async () => {
     pool = new ConvertPool({ size: 1, limits: limits(), maxChunkTokens: 800 });
     const running = rejection(pool.run("spin.pdf", bytes(spinningPdf(200_000))));
