@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { crc32 } from "node:zlib";
 import { HierdocError, processAlive } from "@hierdoc/core";
 
 /** Name of the manifest file; it is written last, so its presence means a complete snapshot. */
@@ -20,9 +21,9 @@ const TEMP_FILE = /\.(\d+)\.tmp$/;
 
 /** What the manifest says about checksums (version 3). */
 export const CHECKS =
-  "crc32 of the rows, columns and vectors files is verified at open; records files are verified whole at open while their total is at most verifyBytesAtOpen (default 64 MiB), else each record line is verified against its crc32 in the rows file when it is read";
+  "crc32 of the rows, columns, vectors and graph files is verified at open; records files are verified whole at open while their total is at most verifyBytesAtOpen (default 64 MiB), else each record line is verified against its crc32 in the rows file when it is read";
 
-/** One data file listed in the manifest: `sha256` in versions 1-2 and for the graph, `crc32` in version 3. */
+/** One data file listed in the manifest: `sha256` in versions 1-2 (and, besides `crc32`, for the graph), `crc32` in version 3. */
 export interface SnapshotFileEntry {
   name: string;
   bytes: number;
@@ -130,28 +131,32 @@ export async function readManifest(dir: string): Promise<SnapshotManifest | unde
   return m;
 }
 
-/** Size and SHA-256 of a file, streamed. */
-export async function hashFile(path: string): Promise<{ bytes: number; sha256: string }> {
-  const hash = createHash("sha256");
+/** Size, SHA-256 and CRC-32 of a file, streamed once (`sha256: false` skips the slower SHA-256). */
+export async function hashFile(path: string, sha256 = true): Promise<{ bytes: number; sha256: string; crc32: number }> {
+  const hash = sha256 ? createHash("sha256") : undefined;
   let bytes = 0;
+  let crc = 0;
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 22 })) {
-    hash.update(chunk as Buffer);
+    hash?.update(chunk as Buffer);
+    crc = crc32(chunk as Buffer, crc);
     bytes += (chunk as Buffer).length;
   }
-  return { bytes, sha256: hash.digest("hex") };
+  return { bytes, sha256: hash?.digest("hex") ?? "", crc32: crc };
 }
 
 /**
- * The path of the manifest's HNSW graph file when it is listed and intact (size and SHA-256 match), else
- * `undefined` (the graph is derived data: the caller rebuilds it from the vectors).
+ * The path of the manifest's HNSW graph file when it is listed and intact (size and CRC-32 match, or the
+ * SHA-256 for a manifest written before version 3), else `undefined` (the graph is derived data: the caller
+ * rebuilds it from the vectors).
  */
 export async function checkedAnnFile(dir: string, manifest: SnapshotManifest): Promise<string | undefined> {
   const entry = manifest.files.ann;
   if (entry === undefined || typeof entry.name !== "string" || !DATA_FILE.test(entry.name)) return undefined;
   const path = join(dir, entry.name);
   try {
-    const found = await hashFile(path);
-    return found.bytes === entry.bytes && found.sha256 === entry.sha256 ? path : undefined;
+    const byCrc = typeof entry.crc32 === "number";
+    const found = await hashFile(path, !byCrc);
+    return found.bytes === entry.bytes && (byCrc ? found.crc32 === entry.crc32 : found.sha256 === entry.sha256) ? path : undefined;
   } catch {
     return undefined;
   }
