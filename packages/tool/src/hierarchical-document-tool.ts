@@ -162,6 +162,7 @@ export class HierarchicalDocumentTool {
       tool.openInfo = { derived: "scanned", reason };
       tool.debug(`derived state scanned from the store: ${reason}`);
       // One streaming pass over the store: only the catalog, exact index and definitions keep anything.
+      tool.catalog.load([]);
       await tool.rebuildDerived(tool.store.scan());
       if (stamp !== null) await tool.saveDerived(stamp);
     } else {

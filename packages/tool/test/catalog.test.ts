@@ -44,3 +44,27 @@ describe("Catalog", () => {
     expect(catalog.idsOf("docs/f8.md")).toEqual([]);
   });
 });
+
+describe("Catalog.load (a persisted catalog)", () => {
+  it("serves loaded entries like put ones, keeps a given fingerprint until the next change, and pools again on put", () => {
+    const built = new Catalog();
+    for (let i = 0; i < 5; i++) built.put(makeRecord(i, { sectionId: `Section ${i % 2}` }));
+    const entries = [...built.all()];
+    const loaded = new Catalog();
+    loaded.load(entries);
+    expect(loaded.size).toBe(5);
+    expect(loaded.sources()).toEqual(built.sources());
+    expect(loaded.fileState("docs/alpha.md")).toEqual(built.fileState("docs/alpha.md"));
+    expect(loaded.fingerprint()).toBe(built.fingerprint());
+
+    const given = new Catalog();
+    given.load(entries, "5:persisted");
+    expect(given.fingerprint()).toBe("5:persisted");
+    const added = given.put(JSON.parse(JSON.stringify(makeRecord(9, { sectionId: "Section 1" }))));
+    expect(given.fingerprint()).not.toBe("5:persisted");
+    // The new entry shares the loaded entries' strings and lists (pools rebuilt from them on the first put).
+    expect(added.parentChain).toBe(entries[0].parentChain);
+    given.delete(added.id);
+    expect(given.fingerprint()).toBe(built.fingerprint());
+  });
+});
