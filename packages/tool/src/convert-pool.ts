@@ -181,7 +181,7 @@ export class ConvertPool {
     }
     if (!slot.ready && !job) {
       // A worker that cannot even start would fail the same way again: the queued files fail instead.
-      const message = why instanceof Error ? why.message : why === "memory" ? `out of memory (limits.max_memory_mb ${this.options.limits.max_memory_mb})` : "it exited";
+      const message = typeof why === "object" ? why.message : why === "memory" ? `out of memory (limits.max_memory_mb ${this.options.limits.max_memory_mb})` : "it exited";
       for (const queued of this.queue.splice(0)) {
         queued.reject(new HierdocError("E_INTERNAL", `${queued.path}: the ingest worker could not start: ${message}`, { details: { file: queued.path } }));
       }

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { ConvertPool } from "@hierdoc/tool";
 
 // Runs the built pool (packages/tool/dist) in a child process: what is checked is whether that process stays alive
 // until close() resolves, which a Jest worker (always busy) cannot show.
@@ -60,4 +61,44 @@ describe("ConvertPool.close keeps the process alive until its workers are stoppe
     const res = await runNode(main, { READY_MARK: join(tmp, "ready"), FIFO: fifo });
     expect({ code: res.code, stdout: res.stdout, stderr: res.stderr }).toEqual({ code: 0, stdout: "run: E_CANCELLED\nclosed 0\n", stderr: "" });
   }, 40_000);
+});
+
+describe("ConvertPool when its workers die", () => {
+  const limits = { max_file_mb: 64, max_pages: 10000, max_zip_inflated_mb: 256, max_xml_entities: 256, timeout_seconds: 120, max_memory_mb: 256 };
+  const script = (name: string, body: string): URL => {
+    const path = join(tmp, name);
+    writeFileSync(path, body);
+    return pathToFileURL(path);
+  };
+  const failure = async (p: Promise<unknown>) => p.then(() => undefined, (err: { code?: string; message?: string; details?: Record<string, unknown> }) => err);
+
+  it("a worker that cannot start fails every queued file with E_INTERNAL naming the file and the reason (never a silent skip)", async () => {
+    const pool = new ConvertPool({ size: 2, limits, maxChunkTokens: 800, script: script("broken-worker.mjs", `throw new Error("converters missing");\n`) });
+    try {
+      const errors = await Promise.all(["a.md", "b.md", "c.md"].map((p) => failure(pool.run(p, new Uint8Array(4)))));
+      for (const [i, p] of ["a.md", "b.md", "c.md"].entries()) {
+        expect(errors[i]).toMatchObject({ code: "E_INTERNAL", details: { file: p } });
+        expect(errors[i]!.message).toMatch(new RegExp(`^${p.replace(".", "\\.")}: the ingest worker could not start: .*converters missing`));
+      }
+    } finally {
+      await pool.close();
+    }
+  }, 30_000);
+
+  it("a worker that exits in the middle of a file fails that file with E_INTERNAL; the next file gets a new worker", async () => {
+    // Exits on a file named die.md, converts nothing else (answers with an empty result).
+    const body =
+      `import { parentPort } from "node:worker_threads";\n` +
+      `parentPort.on("message", (t) => { if (t.path === "die.md") process.exit(3); parentPort.postMessage({ id: t.id, ok: true, value: { path: t.path } }); });\n` +
+      `parentPort.postMessage({ ready: true });\n`;
+    const pool = new ConvertPool({ size: 1, limits, maxChunkTokens: 800, script: script("dying-worker.mjs", body) });
+    try {
+      const died = await failure(pool.run("die.md", new Uint8Array(4)));
+      expect(died).toMatchObject({ code: "E_INTERNAL", message: "die.md: the ingest worker failed: the worker exited with code 3", details: { file: "die.md" } });
+      expect(await pool.run("next.md", new Uint8Array(4))).toEqual({ path: "next.md" });
+      expect(pool.running).toBe(1);
+    } finally {
+      await pool.close();
+    }
+  }, 30_000);
 });
