@@ -135,8 +135,7 @@ export class MemoryStore implements VectorStoreAdapter {
     }
     if (manifest === undefined || loaded === undefined) return;
     this.matrix.adopt(loaded.vectors, loaded.ids.length);
-    this.rows.adopt(loaded);
-    if (this.rows.rowById.size !== loaded.ids.length) {
+    if (this.rows.adopt(loaded) > 0) {
       const file = manifest.files.columns?.name ?? manifest.files.records?.name ?? "";
       this.clearRows();
       throw new HierdocError("E_INDEX_CORRUPT", `memory store index is corrupt: ${file}: duplicate record ids`, {

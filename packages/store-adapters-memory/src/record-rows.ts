@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, readSync } from "node:fs";
 import { crc32 } from "node:zlib";
 import { PENDING, RowColumns } from "./row-columns.js";
+import { RowIndex } from "./row-index.js";
 import { corrupt, type SnapshotSegmentEntry } from "./snapshot.js";
 import type { VectorMatrix } from "./vector-matrix.js";
 
@@ -51,7 +52,7 @@ export class RecordRows {
   ids: string[] = [];
   sources: string[] = [];
   cols = new RowColumns();
-  rowById = new Map<string, number>();
+  rowById = new RowIndex(this.ids);
   /** Records per source path (decides between the graph and an exact scan for filtered searches). */
   sourceCounts = new Map<string, number>();
   segments: Segment[] = [];
@@ -69,14 +70,15 @@ export class RecordRows {
     return this.ids.length;
   }
 
-  /** Takes over a loaded snapshot (its segments' descriptors included). */
-  adopt(loaded: LoadedRows): void {
+  /** Takes over a loaded snapshot (its segments' descriptors included); returns how many ids appear more than once. */
+  adopt(loaded: LoadedRows): number {
     this.ids = loaded.ids;
     this.sources = loaded.sources.map((s) => this.path(s));
     this.cols = loaded.columns;
     this.segments = loaded.segments;
-    this.ids.forEach((id, i) => this.rowById.set(id, i));
+    const duplicates = this.rowById.build(this.ids);
     for (const s of this.sources) this.count(s, 1);
+    return duplicates;
   }
 
   /** Appends a row for a new record (its line pending until the next flush); returns the row. */
@@ -105,7 +107,6 @@ export class RecordRows {
   /** Removes row `row` by moving the last row into its place (as {@link VectorMatrix.swapRemove} does). */
   swapRemove(row: number): void {
     this.dropPending(row);
-    this.rowById.delete(this.ids[row]);
     this.count(this.sources[row], -1);
     this.cols.swapRemove(row);
     const lastId = this.ids.pop() as string;
@@ -262,7 +263,7 @@ export class RecordRows {
     this.ids = [];
     this.sources = [];
     this.cols = new RowColumns();
-    this.rowById = new Map();
+    this.rowById = new RowIndex(this.ids);
     this.sourceCounts = new Map();
     this.pending = new Map();
     this.paths = new Map();

@@ -10,6 +10,7 @@ import { corrupt, type SnapshotFileEntry, type SnapshotManifest } from "./snapsh
 /** Records files up to this many bytes in all are checksummed whole at open (default of `verifyBytesAtOpen`). */
 export const DEFAULT_VERIFY_BYTES_AT_OPEN = 64 * 1024 * 1024;
 const BLOCK_BYTES = 4 * 1024 * 1024;
+const VECTOR_BLOCK_BYTES = 64 * 1024 * 1024;
 
 /** A small file read whole, its size and CRC-32 checked. */
 async function readSmall(dir: string, entry: SnapshotFileEntry): Promise<Buffer> {
@@ -114,7 +115,8 @@ async function readVectors(dir: string, manifest: SnapshotManifest, columns: Row
       rowOf = new Int32Array(count).fill(-1);
       for (let r = 0; r < n; r++) if (columns.seg[r] === s) rowOf[columns.vindex[r]] = r;
     }
-    const perBlock = Math.max(1, Math.floor(BLOCK_BYTES / (d * 4)));
+    // Large blocks: each read is one round trip through libuv's thread pool, slow on a loaded machine.
+    const perBlock = Math.max(1, Math.floor(VECTOR_BLOCK_BYTES / (d * 4)));
     const block = inOrder ? undefined : new Float32Array(perBlock * d);
     let handle;
     try {

@@ -1,6 +1,7 @@
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { crc32 } from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import type { ChunkRecord } from "@hierdoc/core";
 import { cosine, expectHierdocError, makeRecord, makeStoreRecord, makeStoreRecords, makeVector } from "@hierdoc/core/testing";
@@ -111,6 +112,47 @@ describe("MemoryStore records on disk", () => {
     await writeFile(join(dir, file), bytes);
     const err = await expectHierdocError(new MemoryStore({ dir }).open(open), { code: "E_INDEX_CORRUPT", adapter: "memory", operation: "open" });
     expect(err.message).toContain(file);
+  });
+});
+
+describe("MemoryStore id lookups", () => {
+  it("a columns file listing an id twice (checksum updated to match) fails at open as E_INDEX_CORRUPT naming it", async () => {
+    const store = new MemoryStore({ dir });
+    await store.open(open);
+    await store.upsert(makeStoreRecords(3));
+    await store.close();
+    const m = JSON.parse(await readFile(join(dir, MANIFEST_FILE), "utf8"));
+    const columns = JSON.parse(await readFile(join(dir, m.files.columns.name), "utf8"));
+    columns.ids[2] = columns.ids[0];
+    const bytes = Buffer.from(JSON.stringify(columns), "utf8");
+    await writeFile(join(dir, m.files.columns.name), bytes);
+    m.files.columns = { ...m.files.columns, bytes: bytes.length, crc32: crc32(bytes) };
+    await writeFile(join(dir, MANIFEST_FILE), JSON.stringify(m));
+    const err = await expectHierdocError(new MemoryStore({ dir }).open(open), { code: "E_INDEX_CORRUPT", adapter: "memory", operation: "open" });
+    expect(err.message).toContain(`${m.files.columns.name}: duplicate record ids`);
+  });
+
+  it("finds every id after many adds, swap-removes and re-adds (the id table grows and is rebuilt), across reopen", async () => {
+    const store = new MemoryStore({ dir, ann: false });
+    await store.open(open);
+    const live = new Map<string, ChunkRecord>();
+    for (let round = 0; round < 6; round++) {
+      const batch = makeStoreRecords(400).map(({ record, vector }) => ({ record: { ...record, id: `${record.id}#${(round * 7 + record.chunkIndex) % 900}` }, vector }));
+      await store.upsert(batch);
+      for (const { record } of batch) live.set(record.id, record);
+      const gone = [...live.keys()].filter((_, i) => i % 3 === round % 3);
+      await store.deleteByIds(gone);
+      for (const id of gone) live.delete(id);
+      if (round % 2 === 1) await store.flush();
+    }
+    expect(await store.count()).toBe(live.size);
+    expect(await store.get([...live.keys()])).toEqual([...live.values()]);
+    expect(await store.get(["no such id"])).toEqual([]);
+    await store.close();
+    const again = new MemoryStore({ dir, ann: false });
+    await again.open(open);
+    expect(await again.get([...live.keys()])).toEqual([...live.values()]);
+    await again.close();
   });
 });
 
