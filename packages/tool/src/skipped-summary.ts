@@ -39,6 +39,7 @@ const REASON_TEXT: Record<SkipReason, string> = {
   "unsupported-extension": "no converter for the extension",
   excluded: "excluded",
   "not-text": "not text",
+  empty: "empty",
 };
 
 /**

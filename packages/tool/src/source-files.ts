@@ -11,7 +11,9 @@ export type SkipReason =
   /** An `exclude` glob names the file. */
   | "excluded"
   /** An `include` glob (or a glob source) names the file, but it is not text (NUL bytes or invalid UTF-8). */
-  | "not-text";
+  | "not-text"
+  /** The file has no bytes (an empty `__init__.py`, a placeholder): nothing to index. A file named explicitly still fails. */
+  | "empty";
 
 /** A file a folder or glob expanded to that is not ingested, and why. */
 export interface SkippedFile {
@@ -52,7 +54,7 @@ const posix = (p: string) => p.split(sep).join("/");
  * loops) and globs into a sorted, de-duplicated list of file paths, as the user wrote them.
  * A folder yields the files with a supported extension, plus text files an `include` glob names; a glob
  * source yields what it matches (files of other extensions when they are text). `exclude` globs apply to
- * both. Files named explicitly are always taken. Every other file found is listed in `skipped` with its
+ * both. Empty files under a folder or glob are left out. Files named explicitly are always taken. Every other file found is listed in `skipped` with its
  * reason. Missing paths become per-path errors; the rest still expand.
  */
 export async function expandSources(sources: string[], selection: SourceSelection = {}): Promise<ExpandedSources> {
@@ -67,6 +69,7 @@ export async function expandSources(sources: string[], selection: SourceSelectio
   const consider = async (path: string, rel: string, named: boolean): Promise<void> => {
     if (files.has(path)) return;
     if (exclude?.(rel)) return void skipped.set(path, { reason: "excluded" });
+    if (await isEmptyFile(path)) return void skipped.set(path, { reason: "empty" });
     if (!extensions || extensions.has(extensionWithDot(path))) return void files.add(path);
     const text = await isTextFile(path);
     if (!named && !include?.(rel)) return void skipped.set(path, { reason: "unsupported-extension", text });
@@ -189,4 +192,13 @@ async function walk(root: string, errors: HierdocError[]): Promise<string[]> {
   };
   await visit(root);
   return out;
+}
+
+/** Whether a file has no bytes (a file that cannot be stat'ed is left for the ingest to report). */
+async function isEmptyFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).size === 0;
+  } catch {
+    return false;
+  }
 }

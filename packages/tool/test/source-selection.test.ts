@@ -91,6 +91,20 @@ describe("expandSources: what a folder takes and what it skips", () => {
     expect(out.skipped.map((s) => [rel(s.path), s.reason])).toEqual([["bin/blob.dat", "not-text"]]);
   });
 
+  it("leaves empty files of a folder out as 'empty' (an empty __init__.py is not a failure), but takes a named one", async () => {
+    f = mixedFolder();
+    writeFileSync(join(f.dir, "src", "__init__.py"), "");
+    writeFileSync(join(f.dir, "blank.md"), "");
+    const out = await expandSources([f.dir], { extensions: SUPPORTED_EXTENSIONS });
+    const rel = (p: string) => p.slice(f.dir.length + 1);
+    expect(out.files.map(rel)).toEqual(["notes.txt", "rules.md"]);
+    const reasons = Object.fromEntries(out.skipped.map((s) => [rel(s.path), s.reason]));
+    expect(reasons["blank.md"]).toBe("empty");
+    expect(reasons["src/__init__.py"]).toBe("empty");
+    const named = await expandSources([join(f.dir, "blank.md")], { extensions: SUPPORTED_EXTENSIONS });
+    expect(named.files).toEqual([join(f.dir, "blank.md")]);
+  });
+
   it("a file named explicitly is always taken", async () => {
     f = mixedFolder();
     const out = await expandSources([join(f.dir, "src", "c.weird")], { exclude: ["*.weird"] });
