@@ -25,6 +25,8 @@ interface Key {
 interface Target {
   entry: ResolverEntry;
   type: string | null;
+  /** Position of the entry in the resolver's entry list (for {@link SectionResolver.exportState}). */
+  index: number;
 }
 
 /**
@@ -104,10 +106,14 @@ export class SectionResolver {
   private readonly firstChild = new Map<string, Target[]>();
   /** Normalised names each source is cited by. */
   private readonly names = new Map<string, Set<string>>();
+  /** Entries given to the constructor (or imported): the range of {@link Target.index}. */
+  private entryCount = 0;
 
   /** @throws HierdocError E_INVALID_ARGUMENT when an entry has no sourcePath or sectionId. */
   constructor(entries: ResolverEntry[]) {
-    for (const entry of entries) {
+    this.entryCount = entries.length;
+    for (let index = 0; index < entries.length; index++) {
+      const entry = entries[index];
       if (!entry.sourcePath || !entry.sectionId) {
         throw new HierdocError("E_INVALID_ARGUMENT", "resolver entry needs sourcePath and sectionId", {
           details: { file: entry.sourcePath },
@@ -131,12 +137,12 @@ export class SectionResolver {
         if (!key.bare || seen.has(`${key.type}:${key.bare}`)) return;
         seen.add(`${key.type}:${key.bare}`);
         const list = this.byBare.get(key.bare) ?? [];
-        list.push({ entry, type: key.type });
+        list.push({ entry, type: key.type, index });
         this.byBare.set(key.bare, list);
         for (let cut = key.bare.lastIndexOf("("); cut > 0; cut = key.bare.lastIndexOf("(", cut - 1)) {
           const parent = key.bare.slice(0, cut);
           const children = this.firstChild.get(parent) ?? [];
-          if (!children.some((c) => c.entry.sourcePath === entry.sourcePath)) children.push({ entry, type: key.type });
+          if (!children.some((c) => c.entry.sourcePath === entry.sourcePath)) children.push({ entry, type: key.type, index });
           this.firstChild.set(parent, children);
         }
       });
@@ -158,7 +164,9 @@ export class SectionResolver {
       if (i === undefined) keyIndex.set(k, (i = keys.push(k) - 1));
       return i;
     };
-    const entryIndex = new Map<ResolverEntry, number>();
+    /** Exported number of each entry (by its index), -1 until first referenced. */
+    const entryIndex = new Int32Array(this.entryCount).fill(-1);
+    let exported = 0;
     const table: number[] = [];
     const lists: number[] = [];
     let missing = false;
@@ -167,11 +175,11 @@ export class SectionResolver {
       for (const [bare, targets] of map) {
         lists.push(key(bare), targets.length);
         for (const t of targets) {
-          let e = entryIndex.get(t.entry);
-          if (e === undefined) {
+          let e = entryIndex[t.index];
+          if (e === -1) {
             const pos = positionOf(t.entry.chunkId);
             if (pos === undefined) missing = true;
-            entryIndex.set(t.entry, (e = entryIndex.size));
+            entryIndex[t.index] = e = exported++;
             table.push(key(t.entry.sourcePath), key(t.entry.sectionId), pos ?? -1);
           }
           lists.push(e, key(t.type));
@@ -187,7 +195,7 @@ export class SectionResolver {
     }
     if (missing) return null;
     const data = new Int32Array(1 + table.length + lists.length);
-    data[0] = entryIndex.size;
+    data[0] = exported;
     data.set(table, 1);
     data.set(lists, 1 + table.length);
     return { keys, data };
@@ -215,6 +223,7 @@ export class SectionResolver {
     const str = (i: number) => keyAt(i) ?? (() => { throw bad("missing string"); })();
     const resolver = new SectionResolver([]);
     const entries: ResolverEntry[] = new Array(next());
+    resolver.entryCount = entries.length;
     for (let i = 0; i < entries.length; i++) {
       const sourcePath = str(next());
       const sectionId = str(next());
@@ -227,9 +236,10 @@ export class SectionResolver {
         const bare = str(next());
         const targets: Target[] = new Array(next());
         for (let j = 0; j < targets.length; j++) {
-          const entry = entries[next()];
+          const index = next();
+          const entry = entries[index];
           if (entry === undefined) throw bad("entry out of range");
-          targets[j] = { entry, type: keyAt(next()) };
+          targets[j] = { entry, type: keyAt(next()), index };
         }
         map.set(bare, targets);
       }
