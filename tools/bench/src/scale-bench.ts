@@ -1,5 +1,5 @@
 // Scale benchmark (issue 16): 100k / 1M chunks, 100-d and 1,536-d, HNSW in the memory store.
-//   node tools/bench/dist/scale-bench.js [--sizes 100000,1000000] [--dims 100,1536] [--skip 1000000x1536]
+//   node tools/bench/dist/scale-bench.js [--sizes 100000,1000000] [--dims 100,1536] [--shapes spread] [--skip 1000000x1536]
 //        [--queries N] [--work DIR] [--out docs/benchmarks.md] [--no-doc] [--render-only]
 // Needs an ObliQA index built by the CLI and its qrels (made here when missing). Each step runs
 // tools/bench/dist/scale-worker.js in a fresh process; results go to WORK/scale-results.json and a marked
@@ -20,6 +20,8 @@ const work = resolve(arg("work", "/tmp/hierdoc-scale"));
 const outFile = resolve(root, arg("out", "docs/benchmarks.md"));
 const sizes = arg("sizes", "100000,1000000").split(",").map(Number);
 const dimsList = arg("dims", "100,1536").split(",").map(Number);
+// How copies of the real records differ (scale-vectors.ts COPY_SHAPES): spread by default, tight for the first runs' pool.
+const shapes = arg("shapes", "spread").split(",").filter(Boolean);
 const skip = new Set(arg("skip", "1000000x1536").split(",").filter(Boolean));
 const nQueries = arg("queries", "300");
 const worker = join(here, "scale-worker.js");
@@ -60,17 +62,17 @@ async function main(): Promise<void> {
     runs: [],
   };
   results.quality = run([worker, "quality", "--index", obliqa, "--qrels", qrels, "--threshold", "5000"], "ObliQA quality, exact vs ANN") as ScaleResults["quality"];
-  for (const dims of dimsList) {
+  for (const shape of shapes) for (const dims of dimsList) {
     for (const size of sizes) {
-      const entry: ScaleRun = { size, dims };
+      const entry: ScaleRun = { size, dims, shape };
       results.runs.push(entry);
       if (skip.has(`${size}x${dims}`)) {
         entry.error = `skipped (--skip ${size}x${dims})`;
         continue;
       }
-      const dir = join(work, `idx-${size}-${dims}`);
+      const dir = join(work, `idx-${size}-${dims}-${shape}`);
       try {
-        entry.build = run([worker, "build", "--src", obliqa, "--out", dir, "--size", String(size), "--dims", String(dims)], `build ${size} × ${dims}`) as ScaleRun["build"];
+        entry.build = run([worker, "build", "--src", obliqa, "--out", dir, "--size", String(size), "--dims", String(dims), "--shape", shape], `build ${size} × ${dims} (${shape})`) as ScaleRun["build"];
         entry.latency = run([worker, "latency", "--index", dir, "--src", obliqa, "--queries", queries, "--dims", String(dims), "--n", nQueries], `latency ${size} × ${dims}`) as ScaleRun["latency"];
       } catch (err) {
         entry.error = (err as Error).message.split("\n")[0].slice(0, 200);
