@@ -120,7 +120,10 @@ export function scaleTargets(r: ScaleResults): string[][] {
   const pick = (size: number, dims: number): ScaleRun | undefined => (at(size, dims, "spread")?.latency ? at(size, dims, "spread") : at(size, dims));
   const m1 = pick(1_000_000, 100);
   const k100 = pick(100_000, 100);
-  const recallOf = (x: ScaleRun | undefined): number | undefined => x?.latency?.recallAt10 ?? x?.store?.recallAt10 ?? undefined;
+  // The run's own recall, else the sweep's row at the store's defaults (candidates 0, ef_search 256) for that pool.
+  const swept = (x: ScaleRun): number | undefined =>
+    r.sweeps?.find((s) => s.size === x.size && s.dims === x.dims && s.shape === (x.shape ?? "tight"))?.rows.find((row) => row.candidates === 0 && row.efSearch === 256)?.recallAt10;
+  const recallOf = (x: ScaleRun | undefined): number | undefined => (x === undefined ? undefined : (x.latency?.recallAt10 ?? x.store?.recallAt10 ?? swept(x) ?? undefined));
   const recallRow = (label: string, x: ScaleRun | undefined): [string, string, boolean | undefined] => [label, f(recallOf(x), 4), recallOf(x) === undefined ? undefined : (recallOf(x) as number) >= 0.98];
   const shapeOf = (x: ScaleRun | undefined): string => (x ? ` (${x.shape ?? "tight"} copies)` : "");
   const q = r.quality?.metrics;

@@ -44,6 +44,10 @@ describe("scale report", () => {
     const t = Object.fromEntries(scaleTargets(r).map(([name, m, verdict]) => [name, [m, verdict]]));
     expect(t["1M × 100-d hybrid p95 ≤ 50 ms (default reranker) (spread copies)"]).toEqual(["45.0 ms", "met"]);
     expect(t["1M × 100-d ANN recall@10 vs exact ≥ 0.98 (spread copies)"]).toEqual(["0.9900", "met"]);
+    // A pool measured only by the sweep takes its recall from the row at the store's defaults.
+    r.sweeps.push({ ...r.sweeps[0], size: 100_000, shape: "spread", rows: [{ ...r.sweeps[0].rows[0], candidates: 0, efSearch: 256, recallAt10: 0.985 }] });
+    r.runs.push({ size: 100_000, dims: 100, shape: "spread", error: "store only" });
+    expect(Object.fromEntries(scaleTargets(r).map(([name, m]) => [name, m]))["100k × 100-d ANN recall@10 vs exact ≥ 0.98 (spread copies)"]).toBe("0.9850");
     const md = renderScaleSection(r);
     expect(md).toContain("| 1,000,000 | 100 | tight | 512 | 256 | 0.9300 | 3.00 / 6.00 | 2.50 / 5.00 | 100 | 4.0, 5.0 |");
     expect(md).toMatch(/\| 1,000,000 \| 100 \| spread \| HNSW \| 2\.00 \/ 4\.00 \| 4\.50 \/ 9\.00 \|/);
