@@ -8,7 +8,7 @@ import { HierdocError } from "@hierdoc/core";
 import { forEachLine, readInto } from "./file-blocks.js";
 import type { LoadedRows } from "./record-rows.js";
 import { RowColumns } from "./row-columns.js";
-import { corrupt, type SnapshotFileEntry, type SnapshotManifest } from "./snapshot.js";
+import { corrupt, openListedFile, type SnapshotFileEntry, type SnapshotManifest } from "./snapshot.js";
 
 /**
  * Opens a file the manifest lists, checks its size, streams it through `read` while hashing it, then
@@ -20,15 +20,8 @@ async function readChecked<T>(
   entry: SnapshotFileEntry,
   read: (handle: FileHandle, hash: Hash) => Promise<{ value: T; deferred?: HierdocError }>,
 ): Promise<T> {
-  let handle: FileHandle;
+  const handle = await openListedFile(dir, entry);
   try {
-    handle = await open(join(dir, entry.name), "r");
-  } catch (err) {
-    throw corrupt(dir, entry.name, "file listed in the manifest cannot be read", err);
-  }
-  try {
-    const size = (await handle.stat()).size;
-    if (size !== entry.bytes) throw corrupt(dir, entry.name, `expected ${entry.bytes} bytes, found ${size}`);
     const hash = createHash("sha256");
     let result: { value: T; deferred?: HierdocError };
     try {

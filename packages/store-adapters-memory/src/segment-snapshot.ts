@@ -1,11 +1,11 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { open, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
 import { HierdocError } from "@hierdoc/core";
 import type { LoadedRows, Segment } from "./record-rows.js";
 import { RowColumns, ROW_BYTES } from "./row-columns.js";
-import { corrupt, type SnapshotFileEntry, type SnapshotManifest } from "./snapshot.js";
+import { corrupt, openListedFile, type SnapshotFileEntry, type SnapshotManifest } from "./snapshot.js";
 
 /** Records files up to this many bytes in all are checksummed whole at open (default of `verifyBytesAtOpen`). */
 export const DEFAULT_VERIFY_BYTES_AT_OPEN = 64 * 1024 * 1024;
@@ -118,15 +118,8 @@ async function readVectors(dir: string, manifest: SnapshotManifest, columns: Row
     // Large blocks: each read is one round trip through libuv's thread pool, slow on a loaded machine.
     const perBlock = Math.max(1, Math.floor(VECTOR_BLOCK_BYTES / (d * 4)));
     const block = inOrder ? undefined : new Float32Array(perBlock * d);
-    let handle;
+    const handle = await openListedFile(dir, entry);
     try {
-      handle = await open(join(dir, entry.name), "r");
-    } catch (err) {
-      throw corrupt(dir, entry.name, "file listed in the manifest cannot be read", err);
-    }
-    try {
-      const size = (await handle.stat()).size;
-      if (size !== entry.bytes) throw corrupt(dir, entry.name, `expected ${entry.bytes} bytes, found ${size}`);
       let crc = 0;
       for (let first = 0; first < count; first += perBlock) {
         const rows = Math.min(perBlock, count - first);

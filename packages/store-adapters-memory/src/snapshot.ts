@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { readdir, readFile, rm } from "node:fs/promises";
+import { open, readdir, readFile, rm, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
 import { HierdocError, processAlive } from "@hierdoc/core";
@@ -78,6 +78,25 @@ export function corrupt(dir: string, file: string, reason: string, cause?: unkno
     cause,
     details: { adapter: "memory", operation, file: join(dir, file) },
   });
+}
+
+/**
+ * Opens a data file the manifest lists and checks its size against the entry.
+ * @throws HierdocError E_INDEX_CORRUPT naming the file when it cannot be opened or its size differs (the handle is closed).
+ */
+export async function openListedFile(dir: string, entry: { name: string; bytes: number }): Promise<FileHandle> {
+  let handle: FileHandle;
+  try {
+    handle = await open(join(dir, entry.name), "r");
+  } catch (err) {
+    throw corrupt(dir, entry.name, "file listed in the manifest cannot be read", err);
+  }
+  const size = (await handle.stat()).size;
+  if (size !== entry.bytes) {
+    await handle.close();
+    throw corrupt(dir, entry.name, `expected ${entry.bytes} bytes, found ${size}`);
+  }
+  return handle;
 }
 
 /** Every data file the manifest lists. */
