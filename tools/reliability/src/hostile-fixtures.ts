@@ -131,7 +131,8 @@ export async function writeHostileFixtures(dir: string, sizes: FixtureSizes = {}
     { name: "invalid-utf8.md", expect: "error", codes: ["E_INPUT_ENCODING"], why: "a lone 0xC3 and an overlong 0xC0 0xAF in UTF-8 text" },
     Buffer.concat([Buffer.from("# Title\n\nSome text "), Buffer.from([0xc3, 0x28, 0xc0, 0xaf]), Buffer.from(" more text\n")]),
   );
-  await add({ name: "empty.md", expect: "error", codes: ["E_INPUT_EMPTY"], why: "zero bytes" }, "");
+  // A zero-byte file under a folder is skipped as `empty` (an empty __init__.py is not a failure); whitespace alone still fails.
+  await add({ name: "blank.md", expect: "error", codes: ["E_INPUT_EMPTY"], why: "only whitespace" }, " \n\t\n\n   \n");
   const utf16 = `# UTF-16 Act\n\n## Section 1\n\nThe glimmerfjord rule applies in Zürich.\n`;
   await add({ name: "utf16le.md", expect: "ok", marker: "glimmerfjord", why: "UTF-16 LE with BOM" }, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(utf16, "utf16le")]));
   const be = Buffer.from(utf16.replace("glimmerfjord", "brambleskiff"), "utf16le");
