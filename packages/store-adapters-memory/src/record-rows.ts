@@ -130,10 +130,7 @@ export class RecordRows {
     const segment = this.segments[seg];
     const out = Buffer.allocUnsafe(length);
     const read = length === 0 ? 0 : readSync(segment.fd, out, 0, length, offset);
-    if (read !== length || crc32(out) !== this.cols.crc[row]) {
-      throw corrupt(this.dir, segment.records.name, `record ${this.ids[row]} (${length} bytes at byte ${offset}) does not match its crc32`, undefined, operation);
-    }
-    return out;
+    return this.checked(out.subarray(0, read), { id: this.ids[row], length, offset, crc: this.cols.crc[row] }, segment, operation);
   }
 
   /** Every row's line as of the call, in row order; segments stay readable until the iteration ends. */
@@ -165,10 +162,7 @@ export class RecordRows {
           blocks.set(loc.seg[r], block);
         }
         const line = block.bytes.subarray(start - block.start, start - block.start + length);
-        if (line.length !== length || crc32(line) !== loc.crc[r]) {
-          throw corrupt(this.dir, segment.records.name, `record ${ids[r]} (${length} bytes at byte ${start}) does not match its crc32`, undefined, "scan");
-        }
-        yield line;
+        yield this.checked(line, { id: ids[r], length, offset: start, crc: loc.crc[r] }, segment, "scan");
       }
     } finally {
       if (--this.scans === 0) this.closeRetired();
@@ -206,6 +200,7 @@ export class RecordRows {
     keep.forEach((s, i) => (remap[s] = i));
     const written: FlushPlan["written"] = [];
     const lines: Buffer[] = [];
+    const crcs: number[] = [];
     const next = new RowColumns(n);
     let at = 0;
     for (let r = 0; r < n; r++) {
@@ -215,9 +210,11 @@ export class RecordRows {
         continue;
       }
       const line = this.line(r, "flush");
+      const crc = crc32(line);
       written.push({ id: this.ids[r], seg: s, offset: this.cols.offset[r] });
       lines.push(line);
-      next.push(keep.length, lines.length - 1, at, line.length, crc32(line));
+      crcs.push(crc);
+      next.push(keep.length, lines.length - 1, at, line.length, crc);
       at += line.length + 1;
     }
     const dropped = [...rewrite].sort((a, b) => a - b);
@@ -228,7 +225,7 @@ export class RecordRows {
       sourceIndex[r] = sources.get(s) as number;
     });
     const plan: FlushPlan = { keep, dropped, written, rows: next.toBytes(sourceIndex), columns: Buffer.from(JSON.stringify({ sources: [...sources.keys()], ids: this.ids }), "utf8"), count: n };
-    if (lines.length > 0) plan.segment = packSegment(lines, written.map((w) => this.rowById.get(w.id) as number), matrix);
+    if (lines.length > 0) plan.segment = packSegment(lines, crcs, written.map((w) => this.rowById.get(w.id) as number), matrix);
     return plan;
   }
 
@@ -269,6 +266,18 @@ export class RecordRows {
     this.paths = new Map();
   }
 
+  /**
+   * `line` when it has the expected length and CRC-32.
+   * @throws HierdocError E_INDEX_CORRUPT naming the segment's records file and the record otherwise.
+   */
+  private checked(line: Buffer, expected: { id: string; length: number; offset: number; crc: number }, segment: Segment, operation: string): Buffer {
+    if (line.length !== expected.length || crc32(line) !== expected.crc) {
+      const where = `record ${expected.id} (${expected.length} bytes at byte ${expected.offset})`;
+      throw corrupt(this.dir, segment.records.name, `${where} does not match its crc32`, undefined, operation);
+    }
+    return line;
+  }
+
   private dropPending(row: number): void {
     if (this.cols.seg[row] === PENDING) this.pending.delete(this.cols.offset[row]);
   }
@@ -296,11 +305,10 @@ export class RecordRows {
   }
 }
 
-/** The new segment's bytes: lines joined by newlines (with offsets, lengths, CRC-32s) and the rows' vectors. */
-function packSegment(lines: Buffer[], rows: number[], matrix: VectorMatrix): NonNullable<FlushPlan["segment"]> {
+/** The new segment's bytes: lines joined by newlines (with offsets, lengths and the lines' CRC-32s `crcs`) and the rows' vectors. */
+function packSegment(lines: Buffer[], crcs: number[], rows: number[], matrix: VectorMatrix): NonNullable<FlushPlan["segment"]> {
   const offsets = new Float64Array(lines.length);
   const lengths = new Uint32Array(lines.length);
-  const crcs = new Uint32Array(lines.length);
   let total = 0;
   for (const line of lines) total += line.length + 1;
   const records = Buffer.allocUnsafe(total);
@@ -308,7 +316,6 @@ function packSegment(lines: Buffer[], rows: number[], matrix: VectorMatrix): Non
   lines.forEach((line, i) => {
     offsets[i] = at;
     lengths[i] = line.length;
-    crcs[i] = crc32(line);
     records.set(line, at);
     at += line.length;
     records[at++] = 0x0a;
@@ -316,5 +323,5 @@ function packSegment(lines: Buffer[], rows: number[], matrix: VectorMatrix): Non
   const d = matrix.dimensions;
   const vectors = new Float32Array(lines.length * d);
   rows.forEach((row, i) => vectors.set(matrix.view(row), i * d));
-  return { records, offsets, lengths, crcs, vectors };
+  return { records, offsets, lengths, crcs: Uint32Array.from(crcs), vectors };
 }
