@@ -1,5 +1,5 @@
 import type { CrossReference } from "@hierdoc/core";
-import { HierdocError } from "@hierdoc/core";
+import { HierdocError, StringTable } from "@hierdoc/core";
 import { codeTitleName, documentCodeTitle, parseCodeTitle } from "./code-title.js";
 
 /** One section (or finer unit) of the corpus a reference can point to. */
@@ -156,14 +156,8 @@ export class SectionResolver {
    * Returns null when a target's chunk has no position.
    */
   exportState(positionOf: (chunkId: string) => number | undefined): SectionResolverState | null {
-    const keys: string[] = [];
-    const keyIndex = new Map<string, number>();
-    const key = (k: string | null) => {
-      if (k === null) return -1;
-      let i = keyIndex.get(k);
-      if (i === undefined) keyIndex.set(k, (i = keys.push(k) - 1));
-      return i;
-    };
+    const strings = new StringTable();
+    const key = (k: string | null) => strings.intern(k);
     /** Exported number of each entry (by its index), -1 until first referenced. */
     const entryIndex = new Int32Array(this.entryCount).fill(-1);
     let exported = 0;
@@ -198,7 +192,7 @@ export class SectionResolver {
     data[0] = exported;
     data.set(table, 1);
     data.set(lists, 1 + table.length);
-    return { keys, data };
+    return { keys: strings.strings, data };
   }
 
   /**

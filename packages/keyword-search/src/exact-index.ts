@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ScoredId } from "@hierdoc/core";
-import { HierdocError } from "@hierdoc/core";
+import { HierdocError, StringTable } from "@hierdoc/core";
 import { writeFileAtomic } from "./atomic-write.js";
 import { findQuotedPhrases, findSectionIds, numberPrefixes, parseSectionId, parseSectionIdList, type ParsedSectionId } from "./section-id.js";
 
@@ -237,13 +237,7 @@ export class ExactIndex {
    * Returns null when a chunk of the index has no position.
    */
   exportState(positionOf: (chunkId: string) => number | undefined): ExactIndexState | null {
-    const keys: string[] = [];
-    const keyIndex = new Map<string, number>();
-    const key = (k: string) => {
-      let i = keyIndex.get(k);
-      if (i === undefined) keyIndex.set(k, (i = keys.push(k) - 1));
-      return i;
-    };
+    const table = new StringTable();
     const data: number[] = [this.entries.size];
     const ordered = [...this.entries].sort((a, b) => a[1].seq - b[1].seq);
     for (const [id] of ordered) {
@@ -259,16 +253,16 @@ export class ExactIndex {
     };
     data.push(this.byNumber.size);
     for (const [number, list] of this.byNumber) {
-      data.push(key(number), list.length);
-      for (const p of list) data.push(posOf(p.chunkId), p.kind === null ? -1 : key(p.kind), p.own ? 1 : 0);
+      data.push(table.intern(number), list.length);
+      for (const p of list) data.push(posOf(p.chunkId), table.intern(p.kind), p.own ? 1 : 0);
     }
     data.push(this.byTitle.size);
     for (const [title, list] of this.byTitle) {
-      data.push(key(title), list.length);
+      data.push(table.intern(title), list.length);
       for (const c of list) data.push(posOf(c));
     }
     if (missing) return null;
-    return { keys, data: Int32Array.from(data) };
+    return { keys: table.strings, data: Int32Array.from(data) };
   }
 
   /**

@@ -1,7 +1,7 @@
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { endianness } from "node:os";
-import { HierdocError, type ChunkType, type DefinitionEntry } from "@hierdoc/core";
+import { HierdocError, StringTable, type ChunkType, type DefinitionEntry } from "@hierdoc/core";
 import type { SectionResolverState } from "@hierdoc/definitions";
 import { writeFileAtomic, type ExactIndexState } from "@hierdoc/keyword-search";
 import type { CatalogEntry } from "./catalog.js";
@@ -50,14 +50,8 @@ interface Header {
  * @throws HierdocError E_INTERNAL when it cannot be written.
  */
 export async function writeDerivedState(dir: string, state: DerivedState): Promise<void> {
-  const strings: string[] = [];
-  const stringIndex = new Map<string, number>();
-  const str = (s: string | undefined) => {
-    if (typeof s !== "string") return -1;
-    let i = stringIndex.get(s);
-    if (i === undefined) stringIndex.set(s, (i = strings.push(s) - 1));
-    return i;
-  };
+  const table = new StringTable();
+  const str = (s: string | undefined) => table.intern(s);
   const lists: number[] = [];
   const listIndex = new Map<readonly string[], number>();
   const list = (l: readonly string[] | undefined) => {
@@ -93,7 +87,7 @@ export async function writeDerivedState(dir: string, state: DerivedState): Promi
   const listData = Int32Array.from(lists);
   const header: Header = {
     format: "hierdoc-derived", version: FORMAT_VERSION, endianness: endianness(), stamp: state.stamp, fingerprint: state.fingerprint,
-    ids, strings, definitions: state.definitions, exactKeys: state.exact.keys, resolverKeys: state.resolver.keys,
+    ids, strings: table.strings, definitions: state.definitions, exactKeys: state.exact.keys, resolverKeys: state.resolver.keys,
     blobs: [listData.length, columns.length, state.exact.data.length, state.resolver.data.length],
   };
   const json = Buffer.from(JSON.stringify(header), "utf8");
