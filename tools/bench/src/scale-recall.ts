@@ -2,6 +2,7 @@
 import type { Embedder } from "@hierdoc/core";
 import { MemoryStore, snapshotRowVectors } from "@hierdoc/store-adapters-memory";
 import { summarize } from "./stats.js";
+import { timeQueries } from "./time-queries.js";
 
 /** The packed vectors and row count of a memory-store snapshot folder (rows are the graph's keys). */
 export function snapshotVectors(storeDir: string): { count: number; vectors: Float32Array; ann?: { quantization: string } } {
@@ -68,18 +69,7 @@ export async function annSweep(storeDir: string, embedder: Embedder, texts: read
       ids = [];
       for await (const r of store.scan()) ids.push(r.id);
     }
-    for (const q of queries.slice(0, 10)) await store.vectorSearch({ vector: q, topK: 10 });
-    const answers: string[][] = [];
-    const wall: number[] = [];
-    const cpu: number[] = [];
-    for (const q of queries) {
-      const c = process.cpuUsage();
-      const t = performance.now();
-      answers.push((await store.vectorSearch({ vector: q, topK: 10 })).map((h) => h.id));
-      wall.push(performance.now() - t);
-      const d = process.cpuUsage(c);
-      cpu.push((d.user + d.system) / 1000);
-    }
+    const { wall, cpu, results: answers } = await timeQueries(queries, async (q) => (await store.vectorSearch({ vector: q, topK: 10 })).map((h) => h.id), 10);
     await store.close();
     rows.push({ ...s, recallAt10: recallAt(exact, answers, ids), wallMs: summarize(wall), cpuMs: summarize(cpu), openMs });
   }

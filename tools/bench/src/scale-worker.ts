@@ -20,6 +20,7 @@ import { copyManifest, loadEmbedder, manifestConfig, peakRssMb, readIndexRecords
 import { COPY_SHAPES, cosine, projectedEmbedder, projection, scaleRecord } from "./scale-vectors.js";
 import { annSweep } from "./scale-recall.js";
 import { summarize } from "./stats.js";
+import { cpuMsSince, timeQueries } from "./time-queries.js";
 
 const args = process.argv.slice(2);
 const mode = args[0];
@@ -100,22 +101,6 @@ async function build(): Promise<object> {
   return { size, dims, shape: shapeName, copyCosine, baseChunks: base.length, chunks, upsertMs, storeWriteMs: storeMs, derivedBuildMs: derivedMs, buildMs: storeMs + derivedMs, diskBytes: dirBytes(out), storeBytes: dirBytes(join(out, "store")), peakRssMb: peakRssMb(), loadAverage: loads };
 }
 
-/** Wall and CPU (user + system of this process) milliseconds per query; CPU time barely moves with the machine's load. */
-async function timeQueries(queries: string[], run: (q: string) => Promise<unknown>, warmup = 20): Promise<{ wall: number[]; cpu: number[] }> {
-  for (const q of queries.slice(0, warmup)) await run(q);
-  const wall: number[] = [];
-  const cpu: number[] = [];
-  for (const q of queries) {
-    const c = process.cpuUsage();
-    const t = performance.now();
-    await run(q);
-    wall.push(performance.now() - t);
-    const d = process.cpuUsage(c);
-    cpu.push((d.user + d.system) / 1000);
-  }
-  return { wall, cpu };
-}
-
 /** Opens a scale index (open time), times hybrid (default reranker), keyword and semantic searches, then ANN recall@10 against an exact scan. */
 async function latency(): Promise<object> {
   const dir = resolve(opt("index"));
@@ -131,7 +116,7 @@ async function latency(): Promise<object> {
   const store = new MemoryStore({ dir: join(dir, "store"), ann: annConfig() });
   const tool = await HierarchicalDocumentTool.open({ config, indexDir: dir, store, embedder, reranker });
   const openMs = performance.now() - t0;
-  const openCpuMs = ((d) => (d.user + d.system) / 1000)(process.cpuUsage(c0));
+  const openCpuMs = cpuMsSince(c0);
   const latencyMs: Record<string, object> = {};
   const cpuMs: Record<string, object> = {};
   // Per-stage wall milliseconds of the hybrid searches (the tool's own timers: legs, fusion, rerank, attach).
@@ -193,18 +178,8 @@ async function storeLatency(): Promise<object> {
   const store = new MemoryStore({ dir, ann: annConfig() });
   await store.open({ embedderId: embedder.id, dimensions: dims });
   const openMs = performance.now() - t0;
-  const openCpuMs = ((d) => (d.user + d.system) / 1000)(process.cpuUsage(c0));
-  const wall: number[] = [];
-  const cpu: number[] = [];
-  const answers: string[][] = [];
-  for (const v of queries) {
-    const c = process.cpuUsage();
-    const t = performance.now();
-    answers.push((await store.vectorSearch({ vector: v, topK: 10 })).map((h) => h.id));
-    wall.push(performance.now() - t);
-    const d = process.cpuUsage(c);
-    cpu.push((d.user + d.system) / 1000);
-  }
+  const openCpuMs = cpuMsSince(c0);
+  const { wall, cpu, results: answers } = await timeQueries(queries, async (v) => (await store.vectorSearch({ vector: v, topK: 10 })).map((h) => h.id), 0);
   loads.push(load());
   const servingPeakRssMb = peakRssMb();
   const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { count: number; files: { vectors: { name: string }; ann?: unknown } };
@@ -289,7 +264,6 @@ async function prepare(): Promise<object> {
   const dims = Number(opt("dims"));
   const config = manifestConfig(dir);
   const embedder = await embedderFor(dir, dims);
-  const cpu = (c: NodeJS.CpuUsage): number => ((d) => (d.user + d.system) / 1000)(process.cpuUsage(c));
   const loads = [load()];
   let t = performance.now();
   let c = process.cpuUsage();
@@ -298,13 +272,13 @@ async function prepare(): Promise<object> {
   await store.flush();
   await store.close();
   const storeMs = performance.now() - t;
-  const storeCpuMs = cpu(c);
+  const storeCpuMs = cpuMsSince(c);
   t = performance.now();
   c = process.cpuUsage();
   const tool = await HierarchicalDocumentTool.open({ config, indexDir: dir, store: new MemoryStore({ dir: join(dir, "store"), ann: annConfig() }), embedder });
   await tool.close();
   loads.push(load());
-  return { storeMs, storeCpuMs, toolOpenMs: performance.now() - t, toolOpenCpuMs: cpu(c), diskBytes: dirBytes(dir), peakRssMb: peakRssMb(), loadAverage: loads };
+  return { storeMs, storeCpuMs, toolOpenMs: performance.now() - t, toolOpenCpuMs: cpuMsSince(c), diskBytes: dirBytes(dir), peakRssMb: peakRssMb(), loadAverage: loads };
 }
 
 const modes: Record<string, () => Promise<object>> = {
