@@ -150,7 +150,7 @@ export class FeatureExtractor {
         counts.set(seq[i], (counts.get(seq[i]) ?? 0) + 1);
         if (i > 0) bigrams.add(`${seq[i - 1]} ${seq[i]}`);
       }
-      out = { seq, joined: undefined, set: counts, counts, bigrams };
+      out = { seq, joined: undefined, counts, bigrams };
       this.cache.set(text, out);
     }
     return out;
@@ -162,7 +162,7 @@ export class FeatureExtractor {
     const present: string[] = [];
     let coverage = 0;
     for (const t of qSet) {
-      if (!a.set.has(t)) continue;
+      if (!a.counts.has(t)) continue;
       present.push(t);
       coverage += x.idf.get(t) ?? 0;
     }
@@ -186,13 +186,13 @@ export class FeatureExtractor {
       for (const t of qSet) if (s.has(t)) n++;
       return n / qSet.size;
     };
-    const share = (text: string): number => (text ? shareOf(this.analysedOf(text).set) : 0);
+    const share = (text: string): number => (text ? shareOf(this.analysedOf(text).counts) : 0);
     const defs = (c.definitions ?? []).map((d) => this.analysedOf(d.term).seq.join(" ")).filter((t) => t.length > 0);
-    const heading = [this.analysedOf(c.sectionTitle).set, this.analysedOf(c.parentChain.join(" ")).set];
+    const heading = [this.analysedOf(c.sectionTitle).counts, this.analysedOf(c.parentChain.join(" ")).counts];
     let headingIdf = 0;
     for (const t of qSet) if (heading[0].has(t) || heading[1].has(t)) headingIdf += x.idf.get(t) ?? 0;
     let numbers = 0;
-    for (const t of x.numbers) if (a.set.has(t)) numbers++;
+    for (const t of x.numbers) if (a.counts.has(t)) numbers++;
     let run = 0;
     let best = 0;
     for (const b of x.qBigrams) {
@@ -216,8 +216,8 @@ export class FeatureExtractor {
       definitions,
       sectionId,
       termShare: qSet.size === 0 ? 0 : present.length / qSet.size,
-      contextShare: c.context ? shareOf(this.analysedOf(c.context).set) : 0,
-      rarest: x.rarest !== undefined && a.set.has(x.rarest) ? 1 : 0,
+      contextShare: c.context ? shareOf(this.analysedOf(c.context).counts) : 0,
+      rarest: x.rarest !== undefined && a.counts.has(x.rarest) ? 1 : 0,
       numbers: x.numbers.length > 0 ? numbers / x.numbers.length : 0,
       headingIdf: headingIdf / x.idfTotal,
       run: best > 0 && x.qLength > 0 ? (best + 1) / x.qLength : 0,
@@ -232,9 +232,7 @@ interface Analysed {
   seq: string[];
   /** The stems space-joined and space-padded (trigram lookups), built on first use. */
   joined: string | undefined;
-  /** The distinct stems (the keys of `counts`). */
-  set: ReadonlyMap<string, number>;
-  /** Occurrences of each stem. */
+  /** Occurrences of each stem (its keys are the distinct stems). */
   counts: Map<string, number>;
   /** Consecutive stem pairs, space-joined. */
   bigrams: Set<string>;
@@ -282,7 +280,7 @@ function candidateIdf(qSet: ReadonlySet<string>, docs: readonly Analysed[]): Map
   const out = new Map<string, number>();
   for (const t of qSet) {
     let df = 0;
-    for (const d of docs) if (d.set.has(t)) df++;
+    for (const d of docs) if (d.counts.has(t)) df++;
     out.set(t, Math.log(1 + (n - df + 0.5) / (df + 0.5)));
   }
   return out;
