@@ -77,9 +77,11 @@ export function resolveAnnOptions(options: AnnIndexOptions): ResolvedAnnOptions 
  */
 export class AnnIndex {
   private constructor(
-    private readonly index: Usearch.Index,
+    private index: Usearch.Index,
     /** The settings the index was created with. */
     readonly options: ResolvedAnnOptions,
+    /** The file a viewed index maps (loaded into memory by the first write), else undefined. */
+    private viewedPath?: string,
   ) {}
 
   /** A new empty index. @throws HierdocError E_INVALID_ARGUMENT for bad settings; E_STORE when the library cannot load. */
@@ -94,16 +96,47 @@ export class AnnIndex {
    */
   static load(path: string, options: AnnIndexOptions): AnnIndex {
     const o = resolveAnnOptions(options);
+    return new AnnIndex(AnnIndex.read(path, o, "load"), o);
+  }
+
+  /**
+   * Memory-maps an index saved by {@link save} instead of reading it into memory: opening costs no copy
+   * and the graph's pages stay in the OS page cache (only the pages searches touch become resident). The
+   * file must not change while viewed. The first {@link add}, {@link addBatch} or {@link remove} loads
+   * the file into memory (as {@link load} would) and the index is writable from then on.
+   * @throws HierdocError E_INDEX_CORRUPT naming the file when it cannot be mapped or holds other dimensions.
+   */
+  static view(path: string, options: AnnIndexOptions): AnnIndex {
+    const o = resolveAnnOptions(options);
+    return new AnnIndex(AnnIndex.read(path, o, "view"), o, path);
+  }
+
+  /** True while the index is a read-only memory map of its file (see {@link view}). */
+  get viewed(): boolean {
+    return this.viewedPath !== undefined;
+  }
+
+  private static read(path: string, o: ResolvedAnnOptions, how: "load" | "view"): Usearch.Index {
     const index = AnnIndex.native(o);
     try {
-      index.load(path);
+      if (how === "view") index.view(path);
+      else index.load(path);
     } catch (err) {
       throw new HierdocError("E_INDEX_CORRUPT", `ANN index ${path} cannot be read: ${(err as Error).message}`, { cause: err, details: { file: path } });
     }
     if (index.dimensions() !== o.dimensions) {
       throw new HierdocError("E_INDEX_CORRUPT", `ANN index ${path} holds ${index.dimensions()}-dimension vectors, expected ${o.dimensions}`, { details: { file: path } });
     }
-    return new AnnIndex(index, o);
+    return index;
+  }
+
+  /** A viewed index is read into memory before its first change (the map is immutable). */
+  private writable(): Usearch.Index {
+    if (this.viewedPath !== undefined) {
+      this.index = AnnIndex.read(this.viewedPath, this.options, "load");
+      this.viewedPath = undefined;
+    }
+    return this.index;
   }
 
   private static native(o: ResolvedAnnOptions): Usearch.Index {
@@ -130,12 +163,16 @@ export class AnnIndex {
     return this.index.contains(BigInt(key)) as boolean;
   }
 
-  /** Adds `vector` under `key`, replacing the vector already there. */
+  /**
+   * Adds `vector` under `key`, replacing the vector already there.
+   * @throws HierdocError E_INDEX_CORRUPT when a viewed index's file can no longer be loaded.
+   */
   add(key: number, vector: Float32Array): void {
     this.checkLength(vector.length, 1);
     const k = BigInt(key);
-    if (this.index.contains(k)) this.index.remove(k);
-    this.index.add(k, vector, 1);
+    const index = this.writable();
+    if (index.contains(k)) index.remove(k);
+    index.add(k, vector, 1);
   }
 
   /**
@@ -148,8 +185,9 @@ export class AnnIndex {
     this.checkLength(vectors.length, keys.length);
     const big = new BigUint64Array(keys.length);
     for (let i = 0; i < keys.length; i++) big[i] = BigInt(keys[i]);
+    const index = this.writable();
     try {
-      this.index.add(big, vectors, this.options.threads);
+      index.add(big, vectors, this.options.threads);
     } catch (err) {
       throw new HierdocError("E_INVALID_ARGUMENT", `ANN batch add failed: ${(err as Error).message}`, { cause: err });
     }
@@ -159,7 +197,7 @@ export class AnnIndex {
   remove(key: number): boolean {
     const k = BigInt(key);
     if (!this.index.contains(k)) return false;
-    this.index.remove(k);
+    this.writable().remove(k);
     return true;
   }
 

@@ -104,6 +104,49 @@ describe("AnnIndex (usearch HNSW)", () => {
     }
   });
 
+  it("views a saved graph (memory-mapped) with the loaded graph's answers, and loads it on the first change", () => {
+    for (const quantization of ["f32", "f16"] as const) {
+      const index = AnnIndex.create({ dimensions: d, quantization, threads: 1 });
+      index.addBatch(Array.from({ length: 1000 }, (_, i) => i), data.subarray(0, 1000 * d));
+      const file = join(dir, `${quantization}-view.usearch`);
+      index.save(file);
+      const loaded = AnnIndex.load(file, { dimensions: d, quantization });
+      const viewed = AnnIndex.view(file, { dimensions: d, quantization });
+      expect(viewed.viewed).toBe(true);
+      expect(loaded.viewed).toBe(false);
+      expect(viewed.size).toBe(1000);
+      expect(viewed.has(999)).toBe(true);
+      for (let q = 0; q < 20; q++) {
+        const query = queries.subarray(q * d, q * d + d);
+        expect(viewed.search(query, 10)).toEqual(loaded.search(query, 10));
+      }
+      // A change switches to an in-memory copy; the file itself is left as it was.
+      const before = readFileSync(file);
+      viewed.add(1000, row(1000));
+      expect(viewed.viewed).toBe(false);
+      expect(viewed.remove(3)).toBe(true);
+      expect(viewed.size).toBe(1000);
+      expect(viewed.search(row(1000), 1)[0].key).toBe(1000);
+      expect(viewed.search(row(3), 10).map((h) => h.key)).not.toContain(3);
+      expect(readFileSync(file).equals(before)).toBe(true);
+    }
+  });
+
+  it("names the file when a viewed graph cannot be mapped or can no longer be loaded for a change", () => {
+    const bad = join(dir, "bad-view.usearch");
+    writeFileSync(bad, Buffer.alloc(100));
+    expect(() => AnnIndex.view(bad, { dimensions: d })).toThrow(expect.objectContaining({ code: "E_INDEX_CORRUPT", message: expect.stringContaining("bad-view.usearch") }));
+    const index = AnnIndex.create({ dimensions: d, threads: 1 });
+    index.addBatch([0, 1, 2], data.subarray(0, 3 * d));
+    const file = join(dir, "gone.usearch");
+    index.save(file);
+    const viewed = AnnIndex.view(file, { dimensions: d });
+    rmSync(file);
+    // The mapping outlives the unlinked file for searches; a change needs the file and says so.
+    expect(viewed.search(row(1), 1)[0].key).toBe(1);
+    expect(() => viewed.add(5, row(5))).toThrow(expect.objectContaining({ code: "E_INDEX_CORRUPT", message: expect.stringContaining("gone.usearch") }));
+  });
+
   it("rejects a damaged file, a file of other dimensions, wrong vector lengths and bad settings with typed errors", () => {
     const bad = join(dir, "bad.usearch");
     writeFileSync(bad, Buffer.alloc(100));
