@@ -1,5 +1,6 @@
 import { AnnIndex, type AnnQuantization } from "@hierdoc/ann";
 import { HierdocError } from "@hierdoc/core";
+import type { SnapshotFileEntry } from "./snapshot.js";
 import { TopK } from "./top-k.js";
 import type { VectorMatrix } from "./vector-matrix.js";
 
@@ -66,13 +67,28 @@ export function candidateCount(config: ResolvedMemoryAnn, k: number, needed: num
 }
 
 /**
+ * A flush leaves a graph that only lacks rows appended since it was saved on disk until the unsaved rows
+ * reach this share of the saved ones (or the store closes): a long ingest rewrites the graph file a few
+ * times instead of at every checkpoint, and a kill costs the next open adding at most this share.
+ */
+export const GRAPH_SAVE_GROWTH = 0.25;
+
+/** What a flush does with the graph: write it, list the file already on disk again, or nothing (no graph). */
+export type GraphFlush = { kind: "save" } | { kind: "keep"; file: SnapshotFileEntry; rows: number } | { kind: "none" };
+
+/**
  * The store's HNSW leg: keys are row numbers of the store's {@link VectorMatrix}, kept in step with its
  * appends, overwrites and swap-removes; built in bulk once the store reaches the threshold, then
  * maintained on every change. Candidates are re-scored exactly against the matrix, so scores equal the
- * exact path's and only the candidate set is approximate.
+ * exact path's and only the candidate set is approximate. Tracks which graph file on disk still describes
+ * the rows, so a flush rewrites the graph only when it must (see {@link AnnLeg.flushPlan}).
  */
 export class AnnLeg {
   private index: AnnIndex | undefined;
+  /** The graph file the manifest lists and the rows (keys 0..rows-1) it covers; undefined when none is usable. */
+  private saved: { file: SnapshotFileEntry; rows: number } | undefined;
+  /** A row the saved graph covers changed (overwrite or remove) since it was saved: the next flush must save. */
+  private savedStale = false;
 
   constructor(
     readonly config: ResolvedMemoryAnn,
@@ -100,11 +116,54 @@ export class AnnLeg {
     const index = this.createIndex();
     index.addBatch(rowKeys(0, matrix.length), matrix.packedView());
     this.index = index;
+    this.saved = undefined;
   }
 
-  /** Takes over a loaded graph (built with the same settings; the caller checked its size). */
-  adopt(index: AnnIndex): void {
+  /**
+   * Takes over a graph read from `file` (built with the same settings) that covers rows `0..rows-1`; rows
+   * past it (appended after the graph was last saved) are added now. Returns how many were added.
+   */
+  adopt(index: AnnIndex, file: SnapshotFileEntry, matrix: VectorMatrix): number {
+    const rows = index.size;
     this.index = index;
+    this.saved = { file, rows };
+    this.savedStale = false;
+    this.appended(matrix, rows);
+    return matrix.length - rows;
+  }
+
+  /**
+   * What the next flush does with the graph for a store of `rows` rows: nothing without a graph; keep the
+   * file on disk when it still describes rows `0..saved-1` and the rows appended since are fewer than
+   * {@link GRAPH_SAVE_GROWTH} of it (never when `final`, unless nothing was appended); else save it.
+   */
+  flushPlan(rows: number, final: boolean): GraphFlush {
+    if (this.index === undefined) return { kind: "none" };
+    const s = this.saved;
+    if (s === undefined || this.savedStale || s.rows > rows) return { kind: "save" };
+    if (s.rows === rows) return { kind: "keep", ...s };
+    if (final || rows - s.rows >= Math.max(1, Math.ceil(s.rows * GRAPH_SAVE_GROWTH))) return { kind: "save" };
+    return { kind: "keep", ...s };
+  }
+
+  /** The manifest now lists `file` as the graph of rows `0..rows-1`. */
+  savedAs(file: SnapshotFileEntry, rows: number): void {
+    this.saved = { file, rows };
+    this.savedStale = false;
+  }
+
+  /** True when the graph holds rows its file on disk lacks (a final flush would write it). */
+  get lagging(): boolean {
+    return this.index !== undefined && this.saved !== undefined && !this.savedStale && this.saved.rows < this.index.size;
+  }
+
+  /** True while the graph is a read-only map of its file (see {@link AnnIndex.view}). */
+  get viewed(): boolean {
+    return this.index?.viewed ?? false;
+  }
+
+  private touched(row: number): void {
+    if (this.saved !== undefined && row < this.saved.rows) this.savedStale = true;
   }
 
   /** Settings of a new graph. */
@@ -121,12 +180,15 @@ export class AnnLeg {
 
   /** Row `row` was overwritten. */
   written(matrix: VectorMatrix, row: number): void {
-    this.index?.add(row, matrix.view(row));
+    if (this.index === undefined) return;
+    this.touched(row);
+    this.index.add(row, matrix.view(row));
   }
 
   /** Row `row` was removed by moving row `moved` (or -1 when it was the last) into its place. */
   swapRemoved(matrix: VectorMatrix, row: number, moved: number): void {
     if (this.index === undefined) return;
+    this.touched(row);
     this.index.remove(row);
     if (moved !== -1) {
       this.index.remove(moved);
@@ -157,6 +219,8 @@ export class AnnLeg {
   /** Drops the graph. */
   clear(): void {
     this.index = undefined;
+    this.saved = undefined;
+    this.savedStale = false;
   }
 
   private createIndex(): AnnIndex {

@@ -7,6 +7,7 @@ export type { SnapshotManifest, SnapshotFileEntry, SnapshotSegmentEntry } from "
 export { snapshotRowVectors } from "./snapshot-vectors.js";
 export { DEFAULT_COMPACTION } from "./memory-store.js";
 export type { CompactionPolicy } from "./record-rows.js";
-export { DEFAULT_MEMORY_ANN, resolveMemoryAnn } from "./ann-leg.js";
+export { DEFAULT_MEMORY_ANN, GRAPH_SAVE_GROWTH, resolveMemoryAnn } from "./ann-leg.js";
+export type { MemoryOpenInfo } from "./ann-files.js";
 export type { MemoryAnnConfig, ResolvedMemoryAnn } from "./ann-leg.js";
 export type { SnapshotAnnEntry } from "./snapshot.js";

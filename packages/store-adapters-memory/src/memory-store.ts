@@ -8,16 +8,15 @@ import type {
   VectorStoreAdapter,
 } from "@hierdoc/core";
 import { HierdocError, assertOpenDimensions, assertSameDimensions, assertSameEmbedder, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
-import { mkdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
-import { AnnIndex, resolveAnnOptions } from "@hierdoc/ann";
+import { resolveAnnOptions } from "@hierdoc/ann";
+import { graphSettings, openSavedGraph, saveGraphTemp, type MemoryOpenInfo } from "./ann-files.js";
 import { AnnLeg, resolveMemoryAnn, type MemoryAnnConfig, type ResolvedMemoryAnn } from "./ann-leg.js";
 import { readLegacySnapshot } from "./legacy-snapshot.js";
 import { decodeRecord, encodeRecord } from "./record-codec.js";
 import { RecordRows, type CompactionPolicy, type LoadedRows } from "./record-rows.js";
 import { DEFAULT_VERIFY_BYTES_AT_OPEN, readSegmented } from "./segment-snapshot.js";
-import { checkedAnnFile, readManifest, removeStale, type SnapshotManifest } from "./snapshot.js";
-import { writeGeneration } from "./snapshot-writer.js";
+import { readManifest, removeStale, type SnapshotManifest } from "./snapshot.js";
+import { replaceGraph, writeGeneration, type GraphWrite } from "./snapshot-writer.js";
 import { VectorMatrix } from "./vector-matrix.js";
 
 /** Options of {@link MemoryStore}. */
@@ -73,6 +72,10 @@ export class MemoryStore implements VectorStoreAdapter {
   private ann: AnnLeg | undefined;
   private generation = 0;
   private dirty = false;
+  /** This process flushed since open: its close writes a graph whose saving those flushes deferred (a reader's close writes nothing). */
+  private flushedSinceOpen = false;
+  /** How the last {@link open} got its HNSW graph (see {@link MemoryOpenInfo}). */
+  openInfo: MemoryOpenInfo = { graph: "none" };
   private flushing: Promise<void> = Promise.resolve();
 
   /** Creates a closed store; call {@link open} before anything else. */
@@ -115,6 +118,8 @@ export class MemoryStore implements VectorStoreAdapter {
     this.generation = 0;
     this.dirty = false;
     this.upgradePending = false;
+    this.flushedSinceOpen = false;
+    this.openInfo = { graph: "none", reason: this.ann === undefined ? "ann: false" : "no snapshot" };
     if (this.dir === undefined) return;
     const dir = this.dir;
     let manifest = await this.wrapIo("open", () => readManifest(dir));
@@ -148,28 +153,21 @@ export class MemoryStore implements VectorStoreAdapter {
   }
 
   /**
-   * Loads the snapshot's graph when it is intact and built with the same settings. Otherwise searches stay
-   * exact and the graph is built by the next upsert (and saved by the next flush), or by {@link buildAnnIndex}:
-   * a read-only process over an index written without a graph does not pay for a build.
+   * Opens the snapshot's graph when it is intact and built with the same settings: memory-mapped (no copy;
+   * the first write loads it), or loaded and extended when flushes deferred saving rows appended since
+   * (see {@link openInfo}). Otherwise searches stay exact and the graph is built by the next upsert (and
+   * saved by the next flush), or by {@link buildAnnIndex}: a read-only process over an index written without
+   * a graph does not pay for a build.
    */
   private async openAnn(manifest: SnapshotManifest): Promise<void> {
     const ann = this.ann;
     const matrix = this.matrix as VectorMatrix;
-    if (ann === undefined || matrix.length < ann.config.threshold) return;
-    const s = manifest.ann;
-    const same = s !== undefined && s.m === ann.config.m && s.ef_construction === ann.config.ef_construction && s.quantization === ann.config.quantization;
-    const path = same ? await checkedAnnFile(this.dir as string, manifest) : undefined;
-    if (path !== undefined) {
-      try {
-        const index = AnnIndex.load(path, ann.indexOptions());
-        if (index.size === matrix.length) {
-          ann.adopt(index);
-          return;
-        }
-      } catch {
-        // Derived data: rebuilt by the next write.
-      }
+    if (ann === undefined) return;
+    if (matrix.length < ann.config.threshold) {
+      this.openInfo = { graph: "none", reason: `${matrix.length} records, below ann.threshold ${ann.config.threshold}` };
+      return;
     }
+    this.openInfo = await openSavedGraph(this.dir as string, manifest, ann, matrix);
   }
 
   /**
@@ -343,10 +341,17 @@ export class MemoryStore implements VectorStoreAdapter {
     return next;
   }
 
-  /** Flushes pending writes (when persistent) and releases memory. */
+  /**
+   * Flushes pending writes (when persistent), writes the graph when flushes deferred it (same generation:
+   * only the graph file and the manifest change), and releases memory.
+   */
   async close(): Promise<void> {
     if (this.matrix === undefined) return;
-    if (this.dir !== undefined && this.dirty) await this.flush();
+    if (this.dir !== undefined && (this.dirty || (this.flushedSinceOpen && this.ann?.lagging))) {
+      const next = this.flushing.then(() => this.flushNow(true));
+      this.flushing = next.catch(() => undefined);
+      await next;
+    }
     await this.flushing;
     this.matrix = undefined;
     this.clearRows();
@@ -357,8 +362,13 @@ export class MemoryStore implements VectorStoreAdapter {
     this.ann?.clear();
   }
 
-  private async flushNow(): Promise<void> {
-    if (this.dir === undefined || !(this.dirty || this.upgradePending) || this.matrix === undefined) return;
+  /** `final` (close): a graph that lacks appended rows is written even if the growth would defer it. */
+  private async flushNow(final = false): Promise<void> {
+    if (this.dir === undefined || this.matrix === undefined) return;
+    if (!(this.dirty || this.upgradePending)) {
+      if (final && this.ann?.lagging) await this.saveLaggingGraph(this.dir, this.ann, this.matrix.length);
+      return;
+    }
     const generation = this.generation + 1;
     const wasUpgrade = this.upgradePending;
     this.dirty = false;
@@ -367,10 +377,13 @@ export class MemoryStore implements VectorStoreAdapter {
       // Planned and the graph saved now (synchronously), so the files describe one state of the rows.
       const plan = this.rows.planFlush(this.matrix, this.compaction);
       const kept = plan.keep.map((s) => this.rows.segments[s]);
-      const ann = this.ann?.built ? this.saveAnn(this.dir, this.ann) : undefined;
+      const ann = this.graphWrite(this.dir, this.matrix.length, final);
       const written = await writeGeneration(this.dir, { embedderId: this.embedderId, dimensions: this.matrix.dimensions, generation }, plan, kept, ann);
       this.rows.applyFlush(plan, written.segment);
       this.generation = written.manifest.generation;
+      this.flushedSinceOpen = true;
+      const file = written.manifest.files.ann;
+      if (file !== undefined && ann !== undefined) this.ann?.savedAs(file, ann.settings.rows ?? plan.count);
     } catch (err) {
       this.dirty = true;
       this.upgradePending = wasUpgrade;
@@ -378,17 +391,25 @@ export class MemoryStore implements VectorStoreAdapter {
     }
   }
 
-  private saveAnn(dir: string, ann: AnnLeg): { tempPath: string; settings: NonNullable<SnapshotManifest["ann"]> } {
-    mkdirSync(dir, { recursive: true });
-    const tempPath = join(dir, `ann-next.usearch.${process.pid}.tmp`);
+  /** The graph of the generation a flush writes: saved now, the file on disk kept, or none. */
+  private graphWrite(dir: string, rows: number, final: boolean): GraphWrite | undefined {
+    const ann = this.ann;
+    const plan = ann?.flushPlan(rows, final) ?? { kind: "none" };
+    if (ann === undefined || plan.kind === "none") return undefined;
+    if (plan.kind === "keep") return { kept: plan.file, settings: graphSettings(ann, plan.rows) };
+    return saveGraphTemp(dir, ann, rows);
+  }
+
+  private async saveLaggingGraph(dir: string, ann: AnnLeg, rows: number): Promise<void> {
     try {
-      ann.save(tempPath);
+      const graph = saveGraphTemp(dir, ann, rows);
+      if (await replaceGraph(dir, this.generation, graph)) {
+        const m = await readManifest(dir);
+        if (m?.files.ann !== undefined) ann.savedAs(m.files.ann, rows);
+      }
     } catch (err) {
-      rmSync(tempPath, { force: true });
-      throw err;
+      throw this.error("E_STORE", "close", `cannot write the ANN graph to ${this.dir}: ${(err as Error).message}`, {}, err);
     }
-    const { m, ef_construction, quantization } = ann.config;
-    return { tempPath, settings: { library: "usearch", m, ef_construction, quantization } };
   }
 
   private removeRow(id: string): void {

@@ -70,6 +70,11 @@ export interface SnapshotAnnEntry {
   m: number;
   ef_construction: number;
   quantization: string;
+  /**
+   * Rows the graph file covers (keys `0..rows-1`; absent: all `count`). Fewer when flushes appended rows
+   * after the graph was last written (see the store's GRAPH_SAVE_GROWTH): the open adds the rest.
+   */
+  rows?: number;
 }
 
 /** An `E_INDEX_CORRUPT` error naming `file` (inside `dir`). */

@@ -137,12 +137,13 @@ describe("MemoryStore ANN (HNSW) leg", () => {
     const before = await Promise.all(queries.map((vector) => approx.vectorSearch({ vector, topK: 10 })));
     await approx.close();
     const manifest = JSON.parse(await readFile(join(dir, MANIFEST_FILE), "utf8"));
-    expect(manifest.ann).toEqual({ library: "usearch", m: 16, ef_construction: 128, quantization: "f32" });
+    expect(manifest.ann).toEqual({ library: "usearch", m: 16, ef_construction: 128, quantization: "f32", rows: 1200 });
     expect(manifest.files.ann.name).toMatch(/^ann-1-\d+\.usearch$/);
     expect((await readdir(dir)).filter((n) => n.endsWith(".tmp"))).toEqual([]);
 
     const reopened = new MemoryStore({ dir, ann });
     await reopened.open(open);
+    expect(reopened.openInfo).toEqual({ graph: "viewed" });
     expect(await Promise.all(queries.map((vector) => reopened.vectorSearch({ vector, topK: 10 })))).toEqual(before);
     await reopened.close();
 
@@ -152,6 +153,7 @@ describe("MemoryStore ANN (HNSW) leg", () => {
     await writeFile(file, bytes);
     const repaired = new MemoryStore({ dir, ann });
     await repaired.open(open);
+    expect(repaired.openInfo).toEqual({ graph: "none", reason: `graph file ${manifest.files.ann.name} is missing or damaged` });
     const exact = new MemoryStore({ dir, ann: false });
     await exact.open(open);
     const exactAnswers = await Promise.all(queries.map((vector) => exact.vectorSearch({ vector, topK: 10 })));

@@ -1,0 +1,65 @@
+import { mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { AnnIndex } from "@hierdoc/ann";
+import type { AnnLeg } from "./ann-leg.js";
+import { checkedAnnFile, type SnapshotAnnEntry, type SnapshotManifest } from "./snapshot.js";
+import type { VectorMatrix } from "./vector-matrix.js";
+
+/**
+ * How the store got its HNSW graph at open: `viewed` (the saved graph memory-mapped, nothing copied),
+ * `extended` (the saved graph lacked rows appended after it was written, e.g. by a killed ingest: loaded
+ * and the rows added), `none` (exact search: below the threshold, `ann: false`, or no usable graph; see
+ * `reason`; the next write or `buildAnnIndex()` builds one).
+ */
+export interface MemoryOpenInfo {
+  graph: "viewed" | "extended" | "none";
+  /** Why the graph was extended or not used. */
+  reason?: string;
+}
+
+/**
+ * Opens the manifest's graph for `leg` when it is intact and built with the leg's settings: memory-mapped
+ * when it covers every row, else loaded and extended with the rows appended since it was saved. Never
+ * throws: a graph is derived data, so a missing or damaged one only leaves searches exact (`reason` says why).
+ */
+export async function openSavedGraph(dir: string, manifest: SnapshotManifest, leg: AnnLeg, matrix: VectorMatrix): Promise<MemoryOpenInfo> {
+  const s = manifest.ann;
+  const entry = manifest.files.ann;
+  if (s === undefined || entry === undefined) return { graph: "none", reason: "no graph saved" };
+  const c = leg.config;
+  if (s.m !== c.m || s.ef_construction !== c.ef_construction || s.quantization !== c.quantization) {
+    return { graph: "none", reason: `graph saved with other settings (m ${s.m}, ef_construction ${s.ef_construction}, ${s.quantization})` };
+  }
+  const rows = s.rows ?? manifest.count;
+  if (!Number.isInteger(rows) || rows < 0 || rows > matrix.length) return { graph: "none", reason: `graph covers ${rows} rows, the store has ${matrix.length}` };
+  const path = await checkedAnnFile(dir, manifest);
+  if (path === undefined) return { graph: "none", reason: `graph file ${entry.name} is missing or damaged` };
+  try {
+    const index = rows === matrix.length ? AnnIndex.view(path, leg.indexOptions()) : AnnIndex.load(path, leg.indexOptions());
+    if (index.size !== rows) return { graph: "none", reason: `graph file ${entry.name} holds ${index.size} vectors, expected ${rows}` };
+    const added = leg.adopt(index, entry, matrix);
+    if (added === 0) return { graph: "viewed" };
+    return { graph: "extended", reason: `graph file ${entry.name} covers ${rows} of ${matrix.length} rows (rows appended after it was saved, e.g. by a killed ingest): ${added} added` };
+  } catch (err) {
+    return { graph: "none", reason: `graph file ${entry.name} cannot be read: ${(err as Error).message}` };
+  }
+}
+
+/** Writes `leg`'s graph to a temp file in `dir` (synchronously, so it matches the rows at this instant). */
+export function saveGraphTemp(dir: string, leg: AnnLeg, rows: number): { tempPath: string; settings: SnapshotAnnEntry } {
+  mkdirSync(dir, { recursive: true });
+  const tempPath = join(dir, `ann-next.usearch.${process.pid}.tmp`);
+  try {
+    leg.save(tempPath);
+  } catch (err) {
+    rmSync(tempPath, { force: true });
+    throw err;
+  }
+  return { tempPath, settings: graphSettings(leg, rows) };
+}
+
+/** The manifest's `ann` entry for `leg`'s graph covering rows `0..rows-1`. */
+export function graphSettings(leg: AnnLeg, rows: number): SnapshotAnnEntry {
+  const { m, ef_construction, quantization } = leg.config;
+  return { library: "usearch", m, ef_construction, quantization, rows };
+}
