@@ -1,6 +1,8 @@
 import type { RerankCandidate } from "@hierdoc/core";
-import { SET_FEATURE_NAMES, setFeatures, type SetFeatureName } from "./set-features.js";
-import { minimalWindow, ngrams, stems } from "./text.js";
+import { SET_FEATURE_NAMES, setFeatures } from "./set-features.js";
+import { QueryTerms } from "./query-terms.js";
+import { ChunkAnalyses, type ChunkAnalysis } from "./chunk-analyses.js";
+import { stems } from "./text.js";
 
 /**
  * Names of the per-candidate features, in a fixed order. The lexical reranker weights the first nine; the
@@ -57,38 +59,96 @@ export type FeatureRow = Record<FeatureName, number>;
 
 /**
  * Computes {@link FEATURE_NAMES} for every candidate of a query. Shared by the lexical reranker (its
- * signals) and the learned reranker (its model inputs), so both see the same numbers. Keeps a bounded cache
- * of analysed chunk texts (chunks recur across searches).
+ * signals) and the learned reranker (its model inputs), so both see the same numbers. Each chunk's texts
+ * are analysed once into stem ids and kept in a bounded cache keyed by chunk id ({@link ChunkAnalyses});
+ * a query's stems become slots ({@link QueryTerms}), so each candidate costs one pass over its ids.
  */
 export class FeatureExtractor {
-  private readonly cache = new Map<string, Analysed>();
+  private readonly analyses = new ChunkAnalyses();
+  /** Slot of each stem id for the query being scored, -1 elsewhere (grown with the vocabulary). */
+  private slots = new Int32Array(0);
 
   /** Features of each candidate, in candidate order. Candidates without leg scores get 0 for those. */
   extract(query: string, candidates: readonly RerankCandidate[]): FeatureRow[] {
+    const vocabulary = this.analyses.vocabulary;
     const q = stems(query);
-    const qSet = new Set(q);
-    const ctx: QueryContext = {
-      qSet,
-      phrases: [...ngrams(q, 2), ...ngrams(q, 3)].map((text) => {
-        const words = text.split(" ");
-        return { text, weight: words.length - 1, head: `${words[0]} ${words[1]}` };
-      }),
-      queryLower: ` ${q.join(" ")} `,
-      sectionIds: sectionIdsIn(query),
-      idf: new Map(),
-      idfTotal: 1,
-      qBigrams: ngrams(q, 2),
-      qLength: q.length,
-      numbers: [...qSet].filter((t) => /\d/.test(t)),
-      rarest: undefined,
-      avgLength: 1,
-    };
-    const analysed = candidates.map((c) => this.analysedOf(c.content));
-    const chunkStems = analysed.map((a) => a.seq);
-    ctx.idf = candidateIdf(qSet, analysed);
-    ctx.idfTotal = [...qSet].reduce((s, t) => s + (ctx.idf.get(t) ?? 0), 0) || 1;
-    for (const t of qSet) if (ctx.rarest === undefined || (ctx.idf.get(t) ?? 0) > (ctx.idf.get(ctx.rarest) ?? 0)) ctx.rarest = t;
-    ctx.avgLength = chunkStems.reduce((s, x) => s + x.length, 0) / Math.max(1, chunkStems.length) || 1;
+    const terms = new QueryTerms(q, vocabulary);
+    const analysed = candidates.map((c) => this.analyses.of(c));
+    if (this.slots.length < vocabulary.size) this.slots = new Int32Array(Math.max(1024, vocabulary.size * 2)).fill(-1);
+    terms.bind(this.slots);
+    try {
+      return this.rows(query, q, terms, candidates, analysed);
+    } finally {
+      terms.unbind();
+    }
+  }
+
+  private rows(
+    query: string,
+    q: string[],
+    terms: QueryTerms,
+    candidates: readonly RerankCandidate[],
+    analysed: ChunkAnalysis[],
+  ): FeatureRow[] {
+    const n = candidates.length;
+    const d = terms.size;
+    // One pass per candidate: query-stem counts, phrases, the shortest window.
+    const tf = new Int32Array(n * d);
+    const phrase = new Float64Array(n);
+    const proximity = new Float64Array(n);
+    const run = new Float64Array(n);
+    const covered = new Int32Array(n);
+    const bigramWeight = terms.bigramOfEntry.length;
+    const phraseTotal = bigramWeight + 2 * terms.trigramOfEntry.length;
+    for (let i = 0; i < n; i++) {
+      const s = terms.scan(analysed[i].ids);
+      tf.set(s.tf, i * d);
+      covered[i] = s.covered;
+      proximity[i] = s.covered >= 2 ? (s.covered / s.width) * (s.covered / d) : 0;
+      if (phraseTotal > 0) {
+        let hit = 0;
+        for (const b of terms.bigramOfEntry) if (s.bigrams[b] === 1) hit += 1;
+        for (const t of terms.trigramOfEntry) if (s.trigrams[t] === 1) hit += 2;
+        phrase[i] = hit / phraseTotal;
+      }
+      let streak = 0;
+      let best = 0;
+      for (const b of terms.bigramOfEntry) {
+        streak = s.bigrams[b] === 1 ? streak + 1 : 0;
+        best = Math.max(best, streak);
+      }
+      run[i] = best > 0 && q.length > 0 ? (best + 1) / q.length : 0;
+    }
+    // Candidate-set IDF of each query stem (BM25-style: a stem in every candidate weighs little).
+    const idf = new Float64Array(d);
+    let idfTotal = 0;
+    let rarest = -1;
+    for (let j = 0; j < d; j++) {
+      let df = 0;
+      for (let i = 0; i < n; i++) if (tf[i * d + j] > 0) df++;
+      idf[j] = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      idfTotal += idf[j];
+      if (rarest < 0 || idf[j] > idf[rarest]) rarest = j;
+    }
+    idfTotal ||= 1;
+    const numberSlots = terms.stems.flatMap((t, j) => (/\d/.test(t) ? [j] : []));
+    let lengthSum = 0;
+    for (const a of analysed) lengthSum += a.ids.length;
+    const avgLength = lengthSum / Math.max(1, n) || 1;
+    const bm25 = new Float64Array(n);
+    let bm25Max = 0;
+    for (let i = 0; i < n; i++) {
+      let score = 0;
+      const norm = 1.2 * (0.25 + (0.75 * analysed[i].ids.length) / avgLength);
+      for (let j = 0; j < d; j++) {
+        const f = tf[i * d + j];
+        if (f) score += (idf[j] * f * 2.2) / (f + norm);
+      }
+      bm25[i] = score;
+      bm25Max = Math.max(bm25Max, score);
+    }
+    bm25Max ||= 1;
+
     const fused = candidates.map((c, i) => c.fusedScore ?? 1 / (i + 1));
     const fMin = Math.min(...fused);
     const fSpan = Math.max(...fused) - fMin || 1;
@@ -101,29 +161,56 @@ export class FeatureExtractor {
     for (const c of candidates) sectionCount.set(c.sectionId, (sectionCount.get(c.sectionId) ?? 0) + 1);
     const citedCount = new Map<string, number>();
     for (const c of candidates) for (const s of new Set(c.citedSections ?? [])) if (s !== c.sectionId) citedCount.set(s, (citedCount.get(s) ?? 0) + 1);
-    const others = Math.max(1, candidates.length - 1);
+    const others = Math.max(1, n - 1);
     const fusedRanks = tiedRanks(fused, candidates.map((c, i) => c.fusedRank ?? i + 1));
     const kRanks = tiedRanks(candidates.map((c) => c.scores?.keyword ?? null), candidates.map((c) => c.ranks?.keyword ?? null));
     const sRanks = tiedRanks(sem, candidates.map((c) => c.ranks?.semantic ?? null));
     const fusedNorm = fused.map((f) => (f - fMin) / fSpan);
     const set = setFeatures(candidates, fusedNorm, fusedRanks.map((r, i) => r ?? i + 1));
-    const bm25 = analysed.map((a) => bm25Of(a, ctx));
-    const bm25Max = Math.max(0, ...bm25) || 1;
+
+    const sectionIds = sectionIdsIn(query);
+    const queryLower = ` ${q.join(" ")} `;
+    const inTitle = new Uint8Array(d);
+    const inChain = new Uint8Array(d);
+    const inContext = new Uint8Array(d);
+    const share = (ids: Int32Array, present: number): number => (d === 0 || ids.length === 0 ? 0 : present / d);
     return candidates.map((c, i) => {
       const s = sem[i];
       const kRank = kRanks[i];
       const sRank = sRanks[i];
-      return {
+      const at = i * d;
+      let coverage = 0;
+      let numbers = 0;
+      for (let j = 0; j < d; j++) if (tf[at + j] > 0) coverage += idf[j];
+      for (const j of numberSlots) if (tf[at + j] > 0) numbers++;
+      const a = analysed[i];
+      const titleShare = share(a.titleIds, terms.presence(a.titleIds, inTitle));
+      const chainShare = share(a.chainIds, terms.presence(a.chainIds, inChain));
+      let headingIdf = 0;
+      for (let j = 0; j < d; j++) if (inTitle[j] === 1 || inChain[j] === 1) headingIdf += idf[j];
+      const row = {
         fused: fusedNorm[i],
         rank: 1 / (fusedRanks[i] ?? i + 1),
-        ...this.lexical(c, analysed[i], ctx),
+        coverage: coverage / idfTotal,
+        proximity: proximity[i],
+        phrase: phrase[i],
+        title: titleShare,
+        chain: chainShare,
+        definitions: this.definitionsUsed(a, queryLower),
+        sectionId: sectionIdFeature(c, a, sectionIds),
+        termShare: d === 0 ? 0 : covered[i] / d,
+        contextShare: c.context ? share(a.contextIds, terms.presence(a.contextIds, inContext)) : 0,
+        rarest: rarest >= 0 && tf[at + rarest] > 0 ? 1 : 0,
+        numbers: numberSlots.length > 0 ? numbers / numberSlots.length : 0,
+        headingIdf: headingIdf / idfTotal,
+        run: run[i],
         semantic: s ?? 0,
         semanticNorm: s === null ? 0 : (s - sMin) / sSpan,
         semanticRank: sRank ? 1 / sRank : 0,
         keywordNorm: (c.scores?.keyword ?? 0) / kwMax,
         keywordRank: kRank ? 1 / kRank : 0,
         exact: c.scores?.exact ? 1 : 0,
-        length: Math.min(1, Math.log1p(chunkStems[i].length) / Math.log(1000)),
+        length: Math.min(1, Math.log1p(a.ids.length) / Math.log(1000)),
         depth: Math.min(1, c.parentChain.length / 6),
         typeDefinition: c.chunkType === "definition" ? 1 : 0,
         typeRequirement: c.chunkType === "requirement" ? 1 : 0,
@@ -131,140 +218,28 @@ export class FeatureExtractor {
         citedBy: Math.min(1, (citedCount.get(c.sectionId) ?? 0) / 3),
         cites: (c.citedSections ?? []).some((x) => x !== c.sectionId && sectionCount.has(x)) ? 1 : 0,
         sectionMates: ((sectionCount.get(c.sectionId) ?? 1) - 1) / others,
-        queryTerms: Math.min(1, qSet.size / 20),
-        ...set[i],
-        bm25: bm25[i] / bm25Max,
-      };
+        queryTerms: Math.min(1, d / 20),
+      } as FeatureRow;
+      for (const k of SET_FEATURE_NAMES) row[k] = set[i][k];
+      row.bm25 = bm25[i] / bm25Max;
+      return row;
     });
   }
 
-  /** Stems of a text, its space-joined form (phrase lookups) and its stem set, cached by text. */
-  private analysedOf(text: string): Analysed {
-    let out = this.cache.get(text);
-    if (!out) {
-      if (this.cache.size >= 20_000) this.cache.clear();
-      const seq = stems(text);
-      const counts = new Map<string, number>();
-      const bigrams = new Set<string>();
-      for (let i = 0; i < seq.length; i++) {
-        counts.set(seq[i], (counts.get(seq[i]) ?? 0) + 1);
-        if (i > 0) bigrams.add(`${seq[i - 1]} ${seq[i]}`);
-      }
-      out = { seq, joined: undefined, counts, bigrams };
-      this.cache.set(text, out);
-    }
-    return out;
-  }
-
-  private lexical(c: RerankCandidate, a: Analysed, x: QueryContext): Omit<FeatureRow, "fused" | "rank" | "bm25" | LegFeature | StructureFeature | SetFeatureName> {
-    const { qSet } = x;
-    const seq = a.seq;
-    const present: string[] = [];
-    let coverage = 0;
-    for (const t of qSet) {
-      if (!a.counts.has(t)) continue;
-      present.push(t);
-      coverage += x.idf.get(t) ?? 0;
-    }
-    coverage /= x.idfTotal;
-    const win = minimalWindow(seq, qSet);
-    const proximity = win.covered >= 2 ? (win.covered / win.width) * (win.covered / qSet.size) : 0;
-    let phrase = 0;
-    if (x.phrases.length > 0) {
-      let hit = 0;
-      let total = 0;
-      for (const p of x.phrases) {
-        total += p.weight;
-        // A trigram can only occur where its first bigram does: the set lookup spares most string searches.
-        if (a.bigrams.has(p.head) && (p.weight === 1 || (a.joined ??= ` ${seq.join(" ")} `).includes(` ${p.text} `))) hit += p.weight;
-      }
-      phrase = hit / total;
-    }
-    const shareOf = (s: ReadonlyMap<string, number>): number => {
-      if (qSet.size === 0 || s.size === 0) return 0;
-      let n = 0;
-      for (const t of qSet) if (s.has(t)) n++;
-      return n / qSet.size;
-    };
-    const share = (text: string): number => (text ? shareOf(this.analysedOf(text).counts) : 0);
-    const defs = (c.definitions ?? []).map((d) => this.analysedOf(d.term).seq.join(" ")).filter((t) => t.length > 0);
-    const heading = [this.analysedOf(c.sectionTitle).counts, this.analysedOf(c.parentChain.join(" ")).counts];
-    let headingIdf = 0;
-    for (const t of qSet) if (heading[0].has(t) || heading[1].has(t)) headingIdf += x.idf.get(t) ?? 0;
-    let numbers = 0;
-    for (const t of x.numbers) if (a.counts.has(t)) numbers++;
-    let run = 0;
-    let best = 0;
-    for (const b of x.qBigrams) {
-      run = a.bigrams.has(b) ? run + 1 : 0;
-      best = Math.max(best, run);
-    }
-    const definitions = defs.length > 0 && defs.some((t) => x.queryLower.includes(` ${t} `)) ? 1 : 0;
-    let sectionId = 0;
-    if (x.sectionIds.length > 0) {
-      const own = c.sectionId.toLowerCase();
-      const content = c.content.toLowerCase();
-      if (x.sectionIds.some((id) => own === id || own.endsWith(` ${id}`) || own.startsWith(`${id} `))) sectionId = 1;
-      else if (x.sectionIds.some((id) => content.includes(id))) sectionId = 0.5;
-    }
-    return {
-      coverage,
-      proximity,
-      phrase,
-      title: share(c.sectionTitle),
-      chain: share(c.parentChain.join(" ")),
-      definitions,
-      sectionId,
-      termShare: qSet.size === 0 ? 0 : present.length / qSet.size,
-      contextShare: c.context ? shareOf(this.analysedOf(c.context).counts) : 0,
-      rarest: x.rarest !== undefined && a.counts.has(x.rarest) ? 1 : 0,
-      numbers: x.numbers.length > 0 ? numbers / x.numbers.length : 0,
-      headingIdf: headingIdf / x.idfTotal,
-      run: best > 0 && x.qLength > 0 ? (best + 1) / x.qLength : 0,
-    };
+  /** 1 when a defined term the chunk uses (its stems, in order) occurs in the query's stems, else 0. */
+  private definitionsUsed(a: ChunkAnalysis, queryLower: string): number {
+    for (const t of a.termAnalyses) if (t.ids.length > 0 && this.slots[t.ids[0]] >= 0 && queryLower.includes(t.padded)) return 1;
+    return 0;
   }
 }
 
-type LegFeature = "semantic" | "semanticNorm" | "semanticRank" | "keywordNorm" | "keywordRank" | "exact";
-type StructureFeature = "length" | "depth" | "typeDefinition" | "typeRequirement" | "typeHeader" | "citedBy" | "cites" | "sectionMates" | "queryTerms";
-
-interface Analysed {
-  seq: string[];
-  /** The stems space-joined and space-padded (trigram lookups), built on first use. */
-  joined: string | undefined;
-  /** Occurrences of each stem (its keys are the distinct stems). */
-  counts: Map<string, number>;
-  /** Consecutive stem pairs, space-joined. */
-  bigrams: Set<string>;
-}
-
-interface QueryContext {
-  qSet: ReadonlySet<string>;
-  /** Query bigrams (weight 1) and trigrams (weight 2); `head` is the first bigram. */
-  phrases: Array<{ text: string; weight: number; head: string }>;
-  queryLower: string;
-  sectionIds: string[];
-  idf: Map<string, number>;
-  idfTotal: number;
-  qBigrams: string[];
-  qLength: number;
-  /** Query stems holding a digit (rule numbers, amounts, years). */
-  numbers: string[];
-  /** The query stem with the highest candidate-set IDF. */
-  rarest: string | undefined;
-  /** Mean candidate length in stems (BM25 length normalisation). */
-  avgLength: number;
-}
-
-/** BM25 (k1 1.2, b 0.75) of a candidate for the query stems, with candidate-set IDF and mean length. */
-function bm25Of(a: Analysed, x: QueryContext): number {
-  let score = 0;
-  const norm = 1.2 * (0.25 + (0.75 * a.seq.length) / x.avgLength);
-  for (const t of x.qSet) {
-    const tf = a.counts.get(t);
-    if (tf) score += ((x.idf.get(t) ?? 0) * tf * 2.2) / (tf + norm);
-  }
-  return score;
+/** A section id named in the query is the chunk's section (1) or occurs in its text (0.5), else 0. */
+function sectionIdFeature(c: RerankCandidate, a: ChunkAnalysis, ids: readonly string[]): number {
+  if (ids.length === 0) return 0;
+  const own = c.sectionId.toLowerCase();
+  if (ids.some((id) => own === id || own.endsWith(` ${id}`) || own.startsWith(`${id} `))) return 1;
+  const content = (a.lower ??= a.content.toLowerCase());
+  return ids.some((id) => content.includes(id)) ? 0.5 : 0;
 }
 
 const SECTION_ID = /\b(?:section|article|rule|regulation|chapter|part|paragraph|§+)\s*((?:\d+[A-Za-z]?)(?:\.\d+[A-Za-z]?)*(?:\([A-Za-z0-9]+\))*)/gi;
@@ -272,18 +247,6 @@ const SECTION_ID = /\b(?:section|article|rule|regulation|chapter|part|paragraph|
 /** Section ids a query names ("Rule 2.14", "Article 4(11)", "§ 478.11"), lower-cased. */
 export function sectionIdsIn(query: string): string[] {
   return [...query.matchAll(SECTION_ID)].map((m) => m[1].toLowerCase());
-}
-
-/** BM25-style IDF of each query stem over the candidate set (a stem in every candidate weighs little). */
-function candidateIdf(qSet: ReadonlySet<string>, docs: readonly Analysed[]): Map<string, number> {
-  const n = docs.length;
-  const out = new Map<string, number>();
-  for (const t of qSet) {
-    let df = 0;
-    for (const d of docs) if (d.counts.has(t)) df++;
-    out.set(t, Math.log(1 + (n - df + 0.5) / (df + 0.5)));
-  }
-  return out;
 }
 
 /**

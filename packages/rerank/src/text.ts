@@ -46,8 +46,18 @@ export function analyze(text: string): Token[] {
 /** Stems of {@link analyze}, in order. */
 export function stems(text: string): string[] {
   const out: string[] = [];
-  for (const raw of text.toLowerCase().split(WORD_BREAK)) if (raw.length >= 2 && !STOPWORDS.has(raw)) out.push(stemWord(raw));
+  for (const raw of lowerWords(text)) if (raw.length >= 2 && !STOPWORDS.has(raw)) out.push(stemWord(raw));
   return out;
+}
+
+/** The lower-cased pieces of a text between runs of non-letters/digits (some empty), before stopwords are dropped. */
+export function lowerWords(text: string): string[] {
+  return text.toLowerCase().split(WORD_BREAK);
+}
+
+/** The stem {@link stems} keeps for one piece of {@link lowerWords}, or undefined when it drops it (a stopword, under two characters). */
+export function keptStem(word: string): string | undefined {
+  return word.length >= 2 && !STOPWORDS.has(word) ? stemWord(word) : undefined;
 }
 
 /** Consecutive n-grams of a stem sequence, joined with a space. */
