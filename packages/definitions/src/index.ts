@@ -4,6 +4,7 @@ export { extractDefinitions, type ExtractedDefinition } from "./extract-definiti
 export { matchDefinitions, isGlossaryHeader, isIdLike, type DefinitionMatch, type ParagraphContext } from "./definition-patterns.js";
 export { matchTechnicalTerms } from "./technical-terms.js";
 export { extractCrossReferences, type LocatedCrossReference } from "./extract-cross-references.js";
-export { SectionResolver, sectionKey, type ResolverEntry, type SectionResolverState } from "./section-resolver.js";
+export { SectionResolver, sectionKey, type ResolverEntry } from "./section-resolver.js";
+export { type SectionResolverState, type ResolverChunkList } from "./resolver-state.js";
 export { DocumentMap, paragraphs, isDefinitionsTitle, type Paragraph } from "./document-map.js";
 export { codeTitleName, documentCodeTitle, parseCodeTitle, type CodeTitle, type CodeTitleEvidence } from "./code-title.js";

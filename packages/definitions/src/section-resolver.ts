@@ -1,6 +1,7 @@
 import type { CrossReference } from "@hierdoc/core";
 import { HierdocError, StringTable } from "@hierdoc/core";
 import { codeTitleName, documentCodeTitle, parseCodeTitle } from "./code-title.js";
+import { FlatResolverTargets, type ResolverChunkList, type SectionResolverState } from "./resolver-state.js";
 
 /** One section (or finer unit) of the corpus a reference can point to. */
 export interface ResolverEntry {
@@ -27,15 +28,6 @@ interface Target {
   type: string | null;
   /** Position of the entry in the resolver's entry list (for {@link SectionResolver.exportState}). */
   index: number;
-}
-
-/**
- * A built resolver as flat data (see {@link SectionResolver.exportState}): `keys` holds the strings it uses
- * (ids, types, source paths, names), `data` indexes into them and into the caller's chunk list.
- */
-export interface SectionResolverState {
-  keys: string[];
-  data: Int32Array;
 }
 
 const TYPED = /^(article|art\.?|chapter|part|appendix|app\.?|annex|schedule|title)(?=[\dA-Zivxlc(])/i;
@@ -108,6 +100,8 @@ export class SectionResolver {
   private readonly names = new Map<string, Set<string>>();
   /** Entries given to the constructor (or imported): the range of {@link Target.index}. */
   private entryCount = 0;
+  /** An imported state served in place (see {@link importState}). */
+  private flat: FlatResolverTargets | null = null;
 
   /** @throws HierdocError E_INVALID_ARGUMENT when an entry has no sourcePath or sectionId. */
   constructor(entries: ResolverEntry[]) {
@@ -156,6 +150,7 @@ export class SectionResolver {
    * Returns null when a target's chunk has no position.
    */
   exportState(positionOf: (chunkId: string) => number | undefined): SectionResolverState | null {
+    if (this.flat) return this.flat.exportState(positionOf);
     const strings = new StringTable();
     const key = (k: string | null) => strings.intern(k);
     /** Exported number of each entry (by its index), -1 until first referenced. */
@@ -196,61 +191,20 @@ export class SectionResolver {
   }
 
   /**
-   * Rebuilds a resolver from {@link exportState} output; `chunkIdAt` gives the chunk id at a position of the
-   * same chunk list. Its entries carry no aliases or document names (resolution does not read them).
+   * Serves {@link exportState} output in place: targets are read from the flat data when a reference
+   * resolves to them, chunk ids from `chunks` (the same chunk list by position, or a function giving the id
+   * at a position: every entry's chunk is then checked now). Resolves exactly as the exported resolver.
    * @throws HierdocError E_INDEX_CORRUPT when the state is inconsistent.
    */
-  static importState(state: SectionResolverState, chunkIdAt: (position: number) => string | undefined): SectionResolver {
-    const { keys, data } = state;
-    const bad = (why: string) => new HierdocError("E_INDEX_CORRUPT", `persisted section resolver is unusable: ${why}`);
-    let at = 0;
-    const next = () => {
-      if (at >= data.length) throw bad("truncated");
-      return data[at++];
-    };
-    const keyAt = (i: number) => {
-      if (i === -1) return null;
-      const k = keys[i];
-      if (k === undefined) throw bad(`key ${i} out of range`);
-      return k;
-    };
-    const str = (i: number) => keyAt(i) ?? (() => { throw bad("missing string"); })();
+  static importState(state: SectionResolverState, chunks: ResolverChunkList | ((position: number) => string | undefined)): SectionResolver {
     const resolver = new SectionResolver([]);
-    const entries: ResolverEntry[] = new Array(next());
-    resolver.entryCount = entries.length;
-    for (let i = 0; i < entries.length; i++) {
-      const sourcePath = str(next());
-      const sectionId = str(next());
-      const chunkId = chunkIdAt(next());
-      if (chunkId === undefined) throw bad("chunk position out of range");
-      entries[i] = { sourcePath, sectionId, aliases: [], chunkId };
-    }
-    for (const map of [resolver.byBare, resolver.firstChild]) {
-      for (let k = next(); k > 0; k--) {
-        const bare = str(next());
-        const targets: Target[] = new Array(next());
-        for (let j = 0; j < targets.length; j++) {
-          const index = next();
-          const entry = entries[index];
-          if (entry === undefined) throw bad("entry out of range");
-          targets[j] = { entry, type: keyAt(next()), index };
-        }
-        map.set(bare, targets);
-      }
-    }
-    for (let k = next(); k > 0; k--) {
-      const source = str(next());
-      const names = new Set<string>();
-      for (let j = next(); j > 0; j--) names.add(str(next()));
-      resolver.names.set(source, names);
-    }
-    if (at !== data.length) throw bad("trailing data");
+    resolver.flat = new FlatResolverTargets(state, chunks);
     return resolver;
   }
 
   /** The names a source is cited by (normalised, lower case): given, or its recognised code title. */
   namesOf(sourcePath: string): string[] {
-    return [...(this.names.get(sourcePath) ?? [])];
+    return [...((this.flat ? this.flat.names : this.names).get(sourcePath) ?? [])];
   }
 
   private inferCodeTitles(entries: ResolverEntry[]): void {
@@ -278,14 +232,20 @@ export class SectionResolver {
       const key = sectionKey(target);
       const citedDoc = ref.external ? ref.citedDocument : undefined;
       const cited = citedDoc ? citedKey(citedDoc) : null;
+      const names = this.flat ? this.flat.names : this.names;
       const accept = (src: string) =>
         !ref.external
           ? src === fromSourcePath
-          : !!citedDoc && !!cited && (this.names.get(src)?.has(cited.key) === true || (!cited.codeTitle && namesSource(citedDoc, src)));
-      const fits = (c: { entry: ResolverEntry; type: string | null }) =>
-        accept(c.entry.sourcePath) &&
-        (key.type === null ? c.type === null || LOOSE_TYPES.has(c.type) : c.type === null || c.type === key.type);
+          : !!citedDoc && !!cited && (names.get(src)?.has(cited.key) === true || (!cited.codeTitle && namesSource(citedDoc, src)));
+      const fitsType = (type: string | null) => (key.type === null ? type === null || LOOSE_TYPES.has(type) : type === null || type === key.type);
+      const fits = (c: { entry: ResolverEntry; type: string | null }) => accept(c.entry.sourcePath) && fitsType(c.type);
+      const flat = this.flat;
       for (const bare of broader(key.bare)) {
+        if (flat) {
+          const hit = flat.find(bare, false, (src, type) => accept(src) && fitsType(type)) ?? flat.find(bare, true, (src, type) => accept(src) && fitsType(type));
+          if (hit) return { ...ref, targetSectionId: hit.sectionId, targetChunkId: hit.chunkId(), external: false };
+          continue;
+        }
         const hit = (this.byBare.get(bare) ?? []).find(fits) ?? (this.firstChild.get(bare) ?? []).find(fits);
         if (hit) {
           return { ...ref, targetSectionId: hit.entry.sectionId, targetChunkId: hit.entry.chunkId, external: false };

@@ -57,6 +57,21 @@ describe("SectionResolver exportState / importState", () => {
     expect(loaded.namesOf("usc05.md")).toEqual(["5 u.s.c."]);
   });
 
+  it("serves the state over a chunk list by position, reading a chunk id only for a resolved target", () => {
+    const state = built.exportState((id) => position.get(id))!;
+    const read: number[] = [];
+    const loaded = SectionResolver.importState(state, { count: chunkIds.length, idAt: (p) => (read.push(p), chunkIds[p]) });
+    expect(read).toEqual([]);
+    const answer = (r: SectionResolver) => refs.map((x) => r.resolve(x, "regulation.md"));
+    expect(answer(loaded)).toEqual(answer(built));
+    expect(read.length).toBe(answer(built).filter((x) => !x.external).length);
+    expect(() => SectionResolver.importState(state, { count: 1, idAt: (p) => chunkIds[p] })).toThrow(/chunk position out of range/);
+    // Exported again for another chunk order, it still resolves the same.
+    const reversed = [...chunkIds].reverse();
+    const again = SectionResolver.importState(loaded.exportState((id) => reversed.indexOf(id))!, (p) => reversed[p]);
+    expect(answer(again)).toEqual(answer(built));
+  });
+
   it("returns null when a chunk has no position, and rejects damaged data with E_INDEX_CORRUPT", () => {
     expect(built.exportState((id) => (id === chunkIds[0] ? undefined : position.get(id)))).toBeNull();
     const state = built.exportState((id) => position.get(id))!;

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { ScoredId } from "@hierdoc/core";
 import { HierdocError, StringTable } from "@hierdoc/core";
 import { writeFileAtomic } from "./atomic-write.js";
+import { FlatExactPostings, exactChunkList, type ExactChunk, type ExactChunkList, type ExactIndexState } from "./exact-state.js";
 import { findQuotedPhrases, findSectionIds, numberPrefixes, parseSectionId, parseSectionIdList, type ParsedSectionId } from "./section-id.js";
 
 /** Options of {@link ExactIndex}. */
@@ -16,14 +17,6 @@ export interface ExactLookupOptions {
   allowIds?: ReadonlySet<string>;
   /** Limit quoted-phrase scanning to these chunks (e.g. the keyword leg's candidates); default all. */
   phraseCandidates?: Iterable<string>;
-}
-
-/** The chunk fields the exact index reads (a ChunkRecord fits). */
-export interface ExactChunk {
-  id: string;
-  sectionId: string;
-  sectionAliases?: string[];
-  unitIds?: string[];
 }
 
 interface Posting {
@@ -40,16 +33,6 @@ interface Entry {
   seq: number;
 }
 
-/**
- * The built index as flat data, for a caller that persists it next to the chunks it was built from
- * (see {@link ExactIndex.exportState}): `keys` are the ids, kinds and titles it uses; `data` holds chunk
- * positions (into the caller's chunk list) and indexes into `keys`.
- */
-export interface ExactIndexState {
-  keys: string[];
-  data: Int32Array;
-}
-
 /** Score tiers: own section id with the query's kind, unit with the kind, own id bare, unit bare, phrase. */
 export const EXACT_TIERS = { ownKind: 4, unitKind: 3, ownBare: 2, unitBare: 1, phrase: 0.5 } as const;
 
@@ -63,7 +46,8 @@ export const EXACT_FILE_NAME = "exact.json";
  * Section id → chunk ids, over canonical ids, aliases and unit ids. `lookup` ranks chunks whose own
  * section matches above chunks that only contain a matching unit, and a matching kind ("Article 4")
  * above a bare number; a missing id falls back to its longest present prefix. Small (one entry per id):
- * persisted as JSON, or rebuilt from the store's records in milliseconds.
+ * persisted as JSON, or rebuilt from the store's records in milliseconds. An imported state
+ * ({@link importState}) is served in place and copied into the maps on the first change.
  */
 export class ExactIndex {
   private readonly byNumber = new Map<string, Posting[]>();
@@ -71,6 +55,8 @@ export class ExactIndex {
   private readonly entries = new Map<string, Entry>();
   private seq = 0;
   private readonly text?: (chunkId: string) => string | undefined;
+  /** The imported state served in place, until the first change. */
+  private flat: FlatExactPostings | null = null;
 
   constructor(options: ExactIndexOptions = {}) {
     this.text = options.text;
@@ -78,7 +64,7 @@ export class ExactIndex {
 
   /** Number of chunks indexed. */
   get size(): number {
-    return this.entries.size;
+    return this.flat ? this.flat.entryCount : this.entries.size;
   }
 
   /**
@@ -86,6 +72,7 @@ export class ExactIndex {
    * it. Replaces what was indexed for the chunk before.
    */
   add(chunkId: string, ids: string[], unitIds: string[] = []): void {
+    this.thaw();
     if (this.entries.has(chunkId)) this.remove([chunkId]);
     this.entries.set(chunkId, { chunk: null, own: [...ids], units: [...unitIds], seq: this.seq++ });
     for (const id of ids) this.addKey(chunkId, id, true);
@@ -99,6 +86,13 @@ export class ExactIndex {
 
   /** Forgets chunks; unknown ids are ignored. */
   remove(chunkIds: Iterable<string>): void {
+    const flat = this.flat;
+    if (flat) {
+      const list = [...chunkIds];
+      if (!list.some((id) => (flat.seq[flat.chunks.positionOf(id) ?? -1] ?? -1) >= 0)) return;
+      this.thaw();
+      chunkIds = list;
+    }
     const gone = new Set<string>();
     const numbers = new Set<string>();
     const titles = new Set<string>();
@@ -136,6 +130,8 @@ export class ExactIndex {
    */
   lookup(query: string, options: ExactLookupOptions = {}): ScoredId[] {
     const best = new Map<string, number>();
+    /** Insertion ranks of the hits of an imported state, read off their postings (no id search). */
+    const seqs = new Map<string, number>();
     const keep = (chunkId: string, score: number) => {
       if (options.allowIds && !options.allowIds.has(chunkId)) return;
       if (score > (best.get(chunkId) ?? -Infinity)) best.set(chunkId, score);
@@ -144,12 +140,16 @@ export class ExactIndex {
     if (ids.some((i) => !CONTAINER_KINDS.has(i.kind ?? ""))) ids = ids.filter((i) => !CONTAINER_KINDS.has(i.kind ?? ""));
     const whole = parseSectionId(query);
     if (whole && !ids.some((i) => i.number === whole.number && i.kind === whole.kind)) ids.push(whole);
-    for (const id of ids) for (const [chunkId, score] of this.lookupId(id)) keep(chunkId, score);
-    for (const chunkId of this.byTitle.get(normTitle(query)) ?? []) keep(chunkId, EXACT_TIERS.ownKind);
+    for (const id of ids) for (const [chunkId, score] of this.lookupId(id, seqs)) keep(chunkId, score);
+    if (this.flat) {
+      for (const p of this.flat.titlePositions(normTitle(query))) keep(this.flatId(p, seqs), EXACT_TIERS.ownKind);
+    } else {
+      for (const chunkId of this.byTitle.get(normTitle(query)) ?? []) keep(chunkId, EXACT_TIERS.ownKind);
+    }
     if (this.text) {
       for (const phrase of findQuotedPhrases(query)) {
         const needle = normText(phrase);
-        for (const chunkId of options.phraseCandidates ?? this.entries.keys()) {
+        for (const chunkId of options.phraseCandidates ?? this.chunkIds()) {
           if (best.has(chunkId)) continue;
           const text = this.text(chunkId);
           if (text !== undefined && normText(text).includes(needle)) keep(chunkId, EXACT_TIERS.phrase);
@@ -157,24 +157,30 @@ export class ExactIndex {
       }
     }
     return [...best]
-      .sort((a, b) => b[1] - a[1] || this.seqOf(a[0]) - this.seqOf(b[0]))
-      .map(([id, score]) => ({ id, score }));
+      .map(([id, score]) => ({ id, score, seq: seqs.get(id) ?? this.seqOf(id) }))
+      .sort((a, b) => b.score - a.score || a.seq - b.seq)
+      .map(({ id, score }) => ({ id, score }));
   }
 
-  /** Chunks for one parsed id, falling back to the longest present prefix of its number. */
-  lookupId(id: ParsedSectionId): Map<string, number> {
+  /**
+   * Chunks for one parsed id, falling back to the longest present prefix of its number. `seqs`, when given,
+   * receives the insertion rank of hits read from an imported state.
+   */
+  lookupId(id: ParsedSectionId, seqs?: Map<string, number>): Map<string, number> {
     const levels = [id.number, ...numberPrefixes(id.number)];
     for (let step = 0; step < levels.length; step++) {
       const hits = new Map<string, number>();
-      for (const p of this.byNumber.get(levels[step]) ?? []) {
-        if (id.kind && p.kind && p.kind !== id.kind) continue;
-        const kindMatch = id.kind !== null && p.kind === id.kind;
-        const tier = p.own
+      const visit = (chunkId: string, kind: string | null, own: boolean) => {
+        if (id.kind && kind && kind !== id.kind) return;
+        const kindMatch = id.kind !== null && kind === id.kind;
+        const tier = own
           ? kindMatch ? EXACT_TIERS.ownKind : EXACT_TIERS.ownBare
           : kindMatch ? EXACT_TIERS.unitKind : EXACT_TIERS.unitBare;
         const score = tier / (1 + step);
-        if (score > (hits.get(p.chunkId) ?? 0)) hits.set(p.chunkId, score);
-      }
+        if (score > (hits.get(chunkId) ?? 0)) hits.set(chunkId, score);
+      };
+      if (this.flat) this.flat.eachPosting(levels[step], (p, kind, own) => visit(this.flatId(p, seqs), kind, own));
+      else for (const p of this.byNumber.get(levels[step]) ?? []) visit(p.chunkId, p.kind, p.own);
       if (hits.size > 0) return hits;
       if (step === 0 && !id.kind && !/[.(]/.test(id.number)) break;
     }
@@ -183,6 +189,7 @@ export class ExactIndex {
 
   /** JSON-safe content: `[chunkId, ownIds, unitIds]` per chunk in insertion order. */
   toJSON(): { format: "hierdoc-exact"; version: 1; fingerprint: string | null; chunks: Array<[string, string[], string[]]> } {
+    this.thaw();
     const chunks = [...this.entries].sort((a, b) => a[1].seq - b[1].seq).map(([id, e]) => [id, entryOwn(e), entryUnits(e)] as [string, string[], string[]]);
     return { format: "hierdoc-exact", version: 1, fingerprint: this.fingerprint, chunks };
   }
@@ -237,6 +244,7 @@ export class ExactIndex {
    * Returns null when a chunk of the index has no position.
    */
   exportState(positionOf: (chunkId: string) => number | undefined): ExactIndexState | null {
+    this.thaw();
     const table = new StringTable();
     const data: number[] = [this.entries.size];
     const ordered = [...this.entries].sort((a, b) => a[1].seq - b[1].seq);
@@ -266,52 +274,44 @@ export class ExactIndex {
   }
 
   /**
-   * Rebuilds an index from {@link exportState} output and the same chunk list (by position); the index keeps
-   * references to the chunks.
+   * Serves {@link exportState} output in place over the same chunk list (by position; an array or an
+   * {@link ExactChunkList}): the postings stay flat and chunk ids are read when a lookup returns them. The
+   * first change copies them into the maps (reading each chunk's ids from the list).
    * @throws HierdocError E_INDEX_CORRUPT when the state does not fit the chunks.
    */
-  static importState(state: ExactIndexState, chunks: readonly ExactChunk[], options: ExactIndexOptions = {}): ExactIndex {
-    const { keys, data } = state;
-    const bad = (why: string) => new HierdocError("E_INDEX_CORRUPT", `persisted exact index is unusable: ${why}`);
-    let at = 0;
-    const next = () => {
-      if (at >= data.length) throw bad("truncated");
-      return data[at++];
-    };
-    const chunkAt = (pos: number) => {
-      const c = chunks[pos];
-      if (c === undefined) throw bad(`chunk position ${pos} out of range`);
-      return c;
-    };
-    const keyAt = (i: number) => {
-      const k = keys[i];
-      if (k === undefined) throw bad(`key ${i} out of range`);
-      return k;
-    };
+  static importState(state: ExactIndexState, chunks: readonly ExactChunk[] | ExactChunkList, options: ExactIndexOptions = {}): ExactIndex {
     const index = new ExactIndex(options);
-    const n = next();
-    for (let i = 0; i < n; i++) {
-      const c = chunkAt(next());
-      index.entries.set(c.id, { chunk: c, own: null, units: null, seq: index.seq++ });
-    }
-    for (let k = next(); k > 0; k--) {
-      const number = keyAt(next());
-      const list: Posting[] = new Array(next());
-      for (let j = 0; j < list.length; j++) {
-        const chunkId = chunkAt(next()).id;
-        const kind = next();
-        list[j] = { chunkId, kind: kind < 0 ? null : keyAt(kind), own: next() === 1 };
-      }
-      index.byNumber.set(number, list);
-    }
-    for (let k = next(); k > 0; k--) {
-      const title = keyAt(next());
-      const list: string[] = new Array(next());
-      for (let j = 0; j < list.length; j++) list[j] = chunkAt(next()).id;
-      index.byTitle.set(title, list);
-    }
-    if (at !== data.length) throw bad("trailing data");
+    index.flat = new FlatExactPostings(state, Array.isArray(chunks) ? exactChunkList(chunks) : (chunks as ExactChunkList));
     return index;
+  }
+
+  /** Copies an imported state into the maps (before a change). */
+  private thaw(): void {
+    const flat = this.flat;
+    if (!flat) return;
+    this.flat = null;
+    const idAt = (p: number) => flat.chunks.idAt(p)!;
+    for (const p of flat.entryPositions()) this.entries.set(idAt(p), { chunk: flat.chunks.chunkAt(p)!, own: null, units: null, seq: this.seq++ });
+    for (const number of flat.numberKeys()) {
+      const list: Posting[] = [];
+      flat.eachPosting(number, (p, kind, own) => list.push({ chunkId: idAt(p), kind, own }));
+      this.byNumber.set(number, list);
+    }
+    for (const title of flat.titleKeys()) this.byTitle.set(title, Array.from(flat.titlePositions(title), idAt));
+  }
+
+  /** The id of the chunk at a position of an imported state, noting its insertion rank in `seqs`. */
+  private flatId(position: number, seqs?: Map<string, number>): string {
+    const id = this.flat!.chunks.idAt(position)!;
+    seqs?.set(id, this.flat!.seq[position]);
+    return id;
+  }
+
+  /** Every indexed chunk id, in insertion order for an imported state. */
+  private *chunkIds(): IterableIterator<string> {
+    const flat = this.flat;
+    if (!flat) yield* this.entries.keys();
+    else for (const p of flat.entryPositions()) yield flat.chunks.idAt(p)!;
   }
 
   private addKey(chunkId: string, id: string, own: boolean): void {
@@ -336,6 +336,11 @@ export class ExactIndex {
   }
 
   private seqOf(chunkId: string): number {
+    if (this.flat) {
+      const p = this.flat.chunks.positionOf(chunkId);
+      const seq = p === undefined ? -1 : this.flat.seq[p];
+      return seq >= 0 ? seq : Number.MAX_SAFE_INTEGER;
+    }
     return this.entries.get(chunkId)?.seq ?? Number.MAX_SAFE_INTEGER;
   }
 }

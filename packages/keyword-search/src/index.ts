@@ -7,7 +7,8 @@ export {
   numberPrefixes, findQuotedPhrases,
 } from "./section-id.js";
 export {
-  ExactIndex, EXACT_TIERS, EXACT_FILE_NAME, type ExactIndexOptions, type ExactLookupOptions, type ExactChunk, type ExactIndexState,
+  ExactIndex, EXACT_TIERS, EXACT_FILE_NAME, type ExactIndexOptions, type ExactLookupOptions,
 } from "./exact-index.js";
+export { type ExactChunk, type ExactChunkList, type ExactIndexState, exactChunkList } from "./exact-state.js";
 export { OpenSearchKeywordIndex, openSearchIndexBody, type OpenSearchKeywordOptions } from "./opensearch-keyword-index.js";
 export { isIdLookupQuery } from "./id-query.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { ExactIndex, type ExactChunk } from "@hierdoc/keyword-search";
+import { ExactIndex, type ExactChunk, type ExactChunkList } from "@hierdoc/keyword-search";
 
 const CHUNKS: ExactChunk[] = [
   { id: "a4-0", sectionId: "Article 4", sectionAliases: ["article 4"], unitIds: ["Article 4(1)", "Article 4(2)"] },
@@ -49,5 +49,52 @@ describe("ExactIndex exportState / importState", () => {
       expect.objectContaining({ code: "E_INDEX_CORRUPT" }),
     );
     expect(() => ExactIndex.importState(state, kept.slice(0, 2))).toThrow(/chunk position \d+ out of range/);
+  });
+});
+
+describe("ExactIndex.importState over a chunk list by position (served in place)", () => {
+  const kept = CHUNKS.filter((c) => c.id !== "old");
+  const position = new Map(kept.map((c, i) => [c.id, i]));
+  /** The chunk list as a persisted catalog gives it: ids by position and position by id, counting the calls. */
+  const list = () => {
+    const calls = { chunkAt: 0 };
+    const chunks: ExactChunkList = {
+      count: kept.length,
+      idAt: (p) => kept[p]?.id,
+      positionOf: (id) => position.get(id),
+      chunkAt: (p) => (calls.chunkAt++, kept[p]),
+    };
+    return { chunks, calls };
+  };
+
+  it("answers lookups, phrase scans and filters from the flat data without reading a chunk, then stays incremental", () => {
+    const index = new ExactIndex({ text: (id) => (id === "s4" ? "The \"harbour master\" keeps it." : "other text") });
+    for (const c of kept) index.addChunk(c);
+    const state = index.exportState((id) => position.get(id))!;
+    const { chunks, calls } = list();
+    const loaded = ExactIndex.importState(state, chunks, { text: (id) => (id === "s4" ? "The \"harbour master\" keeps it." : "other text") });
+    for (const q of [...QUERIES, "\"harbour master\"", "introduction"]) expect([q, loaded.lookup(q)]).toEqual([q, index.lookup(q)]);
+    expect(loaded.lookup("\"harbour master\"").map((h) => h.id)).toEqual(["s4"]);
+    const allow = new Set(["a4-1", "usc553"]);
+    expect(loaded.lookup("Article 4", { allowIds: allow })).toEqual(index.lookup("Article 4", { allowIds: allow }));
+    loaded.remove(["not-indexed"]);
+    expect(calls.chunkAt).toBe(0);
+    expect(loaded.size).toBe(kept.length);
+
+    loaded.remove(["a4-0"]);
+    index.remove(["a4-0"]);
+    expect(calls.chunkAt).toBe(kept.length);
+    loaded.addChunk({ id: "a4-2", sectionId: "Article 4" });
+    index.addChunk({ id: "a4-2", sectionId: "Article 4" });
+    for (const q of QUERIES) expect([q, loaded.lookup(q)]).toEqual([q, index.lookup(q)]);
+    expect(loaded.toJSON().chunks).toEqual(index.toJSON().chunks);
+  });
+
+  it("rejects positions past the list with E_INDEX_CORRUPT", () => {
+    const index = new ExactIndex();
+    for (const c of kept) index.addChunk(c);
+    const state = index.exportState((id) => position.get(id))!;
+    const short: ExactChunkList = { ...list().chunks, count: 3 };
+    expect(() => ExactIndex.importState(state, short)).toThrow(expect.objectContaining({ code: "E_INDEX_CORRUPT", message: expect.stringMatching(/chunk position \d+ out of range/) }));
   });
 });

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { ChunkRecord, ChunkType } from "@hierdoc/core";
+import type { FlatCatalog } from "./flat-catalog.js";
 
 /** What the tool keeps in memory about every stored chunk (no text, no vector). */
 export interface CatalogEntry {
@@ -34,7 +35,8 @@ const NO_STRINGS: string[] = Object.freeze([]) as unknown as string[];
  * In-memory catalog of the stored chunks, rebuilt from the store on open: the source of file states
  * (for incremental ingestion), filters, section lookups and the index fingerprint. Entries share equal
  * strings and string lists (source path, file hash, section id and title, parent chain, …), which chunks
- * of one file or section repeat; shared lists are frozen.
+ * of one file or section repeat; shared lists are frozen. A persisted catalog is served in place
+ * ({@link loadFlat}: no object per chunk until one is asked for) and copied into the maps on the first change.
  */
 export class Catalog {
   private readonly entries = new Map<string, CatalogEntry>();
@@ -47,12 +49,15 @@ export class Catalog {
   private cachedFingerprint: string | null = null;
   /** True after {@link load}: the pools are filled from the entries on the next put. */
   private poolStale = false;
+  /** The persisted catalog served in place, until the first change. */
+  private flat: FlatCatalog | null = null;
 
   /**
    * Replaces every entry with already built ones (a persisted catalog, in store order) whose strings and
    * lists are shared as the caller gives them; `fingerprint`, when given, is taken as the entries' digest.
    */
   load(entries: readonly CatalogEntry[], fingerprint?: string): void {
+    this.flat = null;
     this.entries.clear();
     this.bySource.clear();
     this.strings = new Map();
@@ -68,10 +73,29 @@ export class Catalog {
   }
 
   /**
+   * Serves a persisted catalog in place (see {@link FlatCatalog}); `fingerprint`, when given, is taken as
+   * its entries' digest. The first put or delete copies it into the maps.
+   */
+  loadFlat(flat: FlatCatalog, fingerprint?: string): void {
+    this.load([], fingerprint);
+    this.flat = flat;
+  }
+
+  /** Copies the flat catalog into the maps (before a change). */
+  private thaw(): void {
+    const flat = this.flat;
+    if (!flat) return;
+    const entries: CatalogEntry[] = new Array(flat.count);
+    for (let p = 0; p < flat.count; p++) entries[p] = flat.entryAt(p)!;
+    this.load(entries, this.cachedFingerprint ?? undefined);
+  }
+
+  /**
    * Adds or replaces the entry of a record and returns it. The entry keeps no reference to the record
    * (its text, context and definitions are not held).
    */
   put(record: ChunkRecord): CatalogEntry {
+    this.thaw();
     this.delete(record.id);
     this.cachedFingerprint = null;
     if (this.poolStale) {
@@ -143,6 +167,10 @@ export class Catalog {
   }
 
   delete(id: string): void {
+    if (this.flat) {
+      if (this.flat.positionOf(id) === undefined) return;
+      this.thaw();
+    }
     const old = this.entries.get(id);
     if (!old) return;
     this.cachedFingerprint = null;
@@ -153,31 +181,40 @@ export class Catalog {
   }
 
   get(id: string): CatalogEntry | undefined {
+    if (this.flat) {
+      const p = this.flat.positionOf(id);
+      return p === undefined ? undefined : this.flat.entryAt(p);
+    }
     return this.entries.get(id);
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.flat ? this.flat.count : this.entries.size;
   }
 
+  /** Every entry in store order (a persisted catalog builds each as it is reached). */
   all(): IterableIterator<CatalogEntry> {
-    return this.entries.values();
+    return this.flat ? flatEntries(this.flat) : this.entries.values();
   }
 
   sources(): string[] {
-    return [...this.bySource.keys()].sort();
+    return [...(this.flat ? this.flat.sources() : this.bySource).keys()].sort();
   }
 
   idsOf(sourcePath: string): string[] {
+    const flat = this.flat;
+    if (flat) return Array.from(flat.sources().get(sourcePath) ?? [], (p) => flat.idAt(p)!);
     return [...(this.bySource.get(sourcePath) ?? [])];
   }
 
   /** The stored state of a file, or undefined when none of its chunks is stored. */
   fileState(sourcePath: string): FileState | undefined {
-    const ids = this.idsOf(sourcePath);
-    if (ids.length === 0) return undefined;
-    const first = this.entries.get(ids[0])!;
-    const hashes = new Set(ids.map((id) => this.entries.get(id)!.fileHash));
+    const flat = this.flat;
+    const rows = flat ? Array.from(flat.sources().get(sourcePath) ?? [], (p) => flat.entryAt(p)!) : this.idsOf(sourcePath).map((id) => this.entries.get(id)!);
+    if (rows.length === 0) return undefined;
+    const ids = rows.map((e) => e.id);
+    const first = rows[0];
+    const hashes = new Set(rows.map((e) => e.fileHash));
     return {
       sourcePath,
       fileHash: first.fileHash,
@@ -193,9 +230,17 @@ export class Catalog {
   fingerprint(): string {
     if (this.cachedFingerprint !== null) return this.cachedFingerprint;
     const h = createHash("sha256");
-    const ids = [...this.entries.keys()].sort();
-    for (const id of ids) h.update(`${id}\u0000${this.entries.get(id)!.fileHash}\n`);
-    this.cachedFingerprint = `${ids.length}:${h.digest("hex").slice(0, 32)}`;
+    const flat = this.flat;
+    if (flat) {
+      for (const p of flat.idOrder) h.update(`${flat.idAt(p)}\u0000${flat.entryAt(p)!.fileHash}\n`);
+    } else {
+      for (const id of [...this.entries.keys()].sort()) h.update(`${id}\u0000${this.entries.get(id)!.fileHash}\n`);
+    }
+    this.cachedFingerprint = `${this.size}:${h.digest("hex").slice(0, 32)}`;
     return this.cachedFingerprint;
   }
+}
+
+function* flatEntries(flat: FlatCatalog): IterableIterator<CatalogEntry> {
+  for (let p = 0; p < flat.count; p++) yield flat.entryAt(p)!;
 }

@@ -34,13 +34,23 @@ export class CodeTitleScope {
   /** Re-reads every source's code title from the catalog (call after the catalog changed). */
   rebuild(): void {
     this.bySource.clear();
-    const evidence = new Map<string, CodeTitleEvidence[]>();
+    // A document's title depends only on the distinct alias lists and headings of its chunks (chunks of one
+    // section repeat them, and catalog entries share equal lists): collect those once per source.
+    const evidence = new Map<string, { aliases: Set<readonly string[]>; headings: Set<string> }>();
     for (const e of this.catalog.all()) {
-      const list = evidence.get(e.sourcePath) ?? [];
-      list.push({ sectionId: e.sectionId, aliases: e.sectionAliases, title: e.sectionTitle, parentChain: e.parentChain });
-      evidence.set(e.sourcePath, list);
+      let ev = evidence.get(e.sourcePath);
+      if (!ev) evidence.set(e.sourcePath, (ev = { aliases: new Set(), headings: new Set() }));
+      if (e.sectionAliases.length > 0) ev.aliases.add(e.sectionAliases);
+      // As documentCodeTitle reads a section: its root heading (else its title), and its id when it has no root.
+      const root = e.parentChain[0];
+      const heading = root ?? e.sectionTitle;
+      if (heading) ev.headings.add(heading);
+      if (!root && e.sectionId) ev.headings.add(e.sectionId);
     }
-    for (const [sourcePath, list] of evidence) {
+    for (const [sourcePath, ev] of evidence) {
+      const list: CodeTitleEvidence[] = [];
+      for (const aliases of ev.aliases) list.push({ sectionId: "", aliases: [...aliases] });
+      for (const heading of ev.headings) list.push({ sectionId: heading });
       const title = documentCodeTitle(list);
       if (title) this.bySource.set(sourcePath, codeTitleName(title));
     }

@@ -1,18 +1,18 @@
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { endianness } from "node:os";
-import { HierdocError, StringTable, type ChunkType, type DefinitionEntry } from "@hierdoc/core";
+import { HierdocError, PackedStrings, StringTable, type DefinitionEntry } from "@hierdoc/core";
 import type { SectionResolverState } from "@hierdoc/definitions";
 import { writeFileAtomic, type ExactIndexState } from "@hierdoc/keyword-search";
 import type { CatalogEntry } from "./catalog.js";
+import { CATALOG_COLUMNS, FlatCatalog } from "./flat-catalog.js";
 
 /** File name of the persisted derived state inside the index folder. */
 export const DERIVED_FILE_NAME = "derived.bin";
 
-const MAGIC = Buffer.from("HDDERIV\u0001", "latin1");
-const FORMAT_VERSION = 1;
-/** Int32 columns per catalog entry. */
-const COLUMNS = 12;
+/** "HDDERIV" and the format version byte: a file of another version is told apart without parsing it. */
+const MAGIC = Buffer.from("HDDERIV", "latin1");
+const FORMAT_VERSION = 2;
 
 /**
  * What `HierarchicalDocumentTool.open` otherwise derives from a full scan of the store: the catalog (in
@@ -28,25 +28,32 @@ export interface DerivedState {
   resolver: SectionResolverState;
 }
 
+/** A {@link DerivedState} as read back: the catalog is served in place from the file's typed arrays. */
+export interface LoadedDerivedState extends Omit<DerivedState, "catalog"> {
+  catalog: FlatCatalog;
+}
+
 interface Header {
   format: "hierdoc-derived";
   version: number;
   endianness: "LE" | "BE";
   stamp: string;
   fingerprint: string;
-  ids: string[];
   strings: string[];
-  definitions: DerivedState["definitions"];
   exactKeys: string[];
   resolverKeys: string[];
-  /** Int32 counts of the blobs after the header: catalog lists, catalog columns, exact data, resolver data. */
-  blobs: [number, number, number, number];
+  chunks: number;
+  /** Int32 counts of the blobs after the header: catalog lists, catalog columns, exact data, resolver data, id offsets, id order. */
+  blobs: [number, number, number, number, number, number];
+  /** Byte counts of the UTF-8 parts after the blobs: the packed ids, the definitions JSON. */
+  bytes: [number, number];
 }
 
 /**
- * Writes `dir/derived.bin` atomically. Layout: 8-byte magic, uint32 header length, JSON header (stamp,
- * fingerprint, chunk ids, pooled strings, definitions, the keys of the exact index and resolver), padding to
- * 4 bytes, then int32 blobs: catalog string lists, catalog columns (12 per entry), exact index, resolver.
+ * Writes `dir/derived.bin` atomically. Layout: 7-byte magic and a format-version byte, uint32 header length,
+ * a small JSON header (stamp, fingerprint, pooled strings, the keys of the exact index and resolver, sizes),
+ * padding to 4 bytes, int32 blobs (catalog string lists, catalog columns ({@link CATALOG_COLUMNS} per entry),
+ * exact index, resolver, id offsets, positions in id order), then the ids packed as UTF-8 and the definitions as JSON.
  * @throws HierdocError E_INTERNAL when it cannot be written.
  */
 export async function writeDerivedState(dir: string, state: DerivedState): Promise<void> {
@@ -66,9 +73,9 @@ export async function writeDerivedState(dir: string, state: DerivedState): Promi
     return at;
   };
   const n = state.catalog.length;
-  const columns = new Int32Array(n * COLUMNS);
+  const columns = new Int32Array(n * CATALOG_COLUMNS);
   const ids: string[] = new Array(n);
-  for (let i = 0, o = 0; i < n; i++, o += COLUMNS) {
+  for (let i = 0, o = 0; i < n; i++, o += CATALOG_COLUMNS) {
     const e = state.catalog[i];
     ids[i] = e.id;
     columns[o] = str(e.sourcePath);
@@ -85,24 +92,33 @@ export async function writeDerivedState(dir: string, state: DerivedState): Promi
     columns[o + 11] = e.end;
   }
   const listData = Int32Array.from(lists);
+  const packed = PackedStrings.pack(ids);
+  const order = Int32Array.from(ids.keys()).sort((a, b) => (ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : 0));
+  const definitions = Buffer.from(JSON.stringify(state.definitions), "utf8");
   const header: Header = {
     format: "hierdoc-derived", version: FORMAT_VERSION, endianness: endianness(), stamp: state.stamp, fingerprint: state.fingerprint,
-    ids, strings: table.strings, definitions: state.definitions, exactKeys: state.exact.keys, resolverKeys: state.resolver.keys,
-    blobs: [listData.length, columns.length, state.exact.data.length, state.resolver.data.length],
+    strings: table.strings, exactKeys: state.exact.keys, resolverKeys: state.resolver.keys, chunks: n,
+    blobs: [listData.length, columns.length, state.exact.data.length, state.resolver.data.length, packed.offsets.length, order.length],
+    bytes: [packed.bytes.length, definitions.length],
   };
   const json = Buffer.from(JSON.stringify(header), "utf8");
   const len = Buffer.alloc(4);
   len.writeUInt32LE(json.length);
-  const pad = Buffer.alloc((4 - ((MAGIC.length + 4 + json.length) % 4)) % 4);
+  const pad = Buffer.alloc((4 - ((MAGIC.length + 1 + 4 + json.length) % 4)) % 4);
   const bytes = (a: Int32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-  await writeFileAtomic(dir, DERIVED_FILE_NAME, [MAGIC, len, json, pad, bytes(listData), bytes(columns), bytes(state.exact.data), bytes(state.resolver.data)]);
+  await writeFileAtomic(dir, DERIVED_FILE_NAME, [
+    MAGIC, Buffer.from([FORMAT_VERSION]), len, json, pad,
+    bytes(listData), bytes(columns), bytes(state.exact.data), bytes(state.resolver.data), bytes(packed.offsets), bytes(order),
+    packed.bytes, definitions,
+  ]);
 }
 
 /**
- * Reads `dir/derived.bin`; null when there is none.
- * @throws HierdocError E_INDEX_CORRUPT when it is truncated, of another format or version, or inconsistent.
+ * Reads `dir/derived.bin`; null when there is none. The catalog is served in place (see {@link FlatCatalog}).
+ * @throws HierdocError E_INDEX_CORRUPT when it is truncated, of another format or version (an older hierdoc's
+ * file: the caller rebuilds it from the store), or inconsistent.
  */
-export async function readDerivedState(dir: string): Promise<DerivedState | null> {
+export async function readDerivedState(dir: string): Promise<LoadedDerivedState | null> {
   const file = join(dir, DERIVED_FILE_NAME);
   let buf: Buffer;
   try {
@@ -112,7 +128,9 @@ export async function readDerivedState(dir: string): Promise<DerivedState | null
     throw new HierdocError("E_INDEX_CORRUPT", `cannot read ${file}: ${(err as Error).message}`, { cause: err, details: { file } });
   }
   const corrupt = (why: string) => new HierdocError("E_INDEX_CORRUPT", `derived state ${file} is unusable: ${why}`, { details: { file } });
-  if (buf.length < 12 || !buf.subarray(0, 8).equals(MAGIC)) throw corrupt("not a hierdoc derived-state file");
+  if (buf.length < 12 || !buf.subarray(0, MAGIC.length).equals(MAGIC)) throw corrupt("not a hierdoc derived-state file");
+  const version = buf[MAGIC.length];
+  if (version !== FORMAT_VERSION) throw corrupt(`format version ${version}, this hierdoc reads version ${FORMAT_VERSION}`);
   const jsonLen = buf.readUInt32LE(8);
   if (12 + jsonLen > buf.length) throw corrupt("truncated header");
   let h: Header;
@@ -123,11 +141,10 @@ export async function readDerivedState(dir: string): Promise<DerivedState | null
   }
   if (h.format !== "hierdoc-derived" || h.version !== FORMAT_VERSION) throw corrupt(`unsupported format version ${h.version}`);
   if (h.endianness !== endianness()) throw corrupt(`written on a ${h.endianness} machine`);
-  const n = h.ids.length;
-  if (h.blobs[1] !== n * COLUMNS) throw corrupt("catalog columns do not match the chunk count");
+  if (h.blobs?.length !== 6 || h.bytes?.length !== 2 || !Array.isArray(h.strings)) throw corrupt("bad header (sizes missing)");
   let pos = 12 + jsonLen;
   pos += (4 - (pos % 4)) % 4;
-  const expected = pos + 4 * h.blobs.reduce((a, b) => a + b, 0);
+  const expected = pos + 4 * h.blobs.reduce((a, b) => a + b, 0) + h.bytes[0] + h.bytes[1];
   if (buf.length !== expected) throw corrupt(`size ${buf.length} bytes, expected ${expected}`);
   const aligned = buf.byteOffset % 4 === 0 ? buf : Buffer.from(buf);
   const i32 = (count: number) => {
@@ -135,51 +152,27 @@ export async function readDerivedState(dir: string): Promise<DerivedState | null
     pos += 4 * count;
     return a;
   };
-  const listData = i32(h.blobs[0]);
-  const columns = i32(h.blobs[1]);
-  const exact = i32(h.blobs[2]);
-  const resolver = i32(h.blobs[3]);
-  const { strings } = h;
-  const str = (i: number): string => {
-    if (i === -1) return undefined as unknown as string;
-    const s = strings[i];
-    if (s === undefined) throw corrupt(`string ${i} out of range`);
-    return s;
+  const utf8 = (count: number) => {
+    const b = aligned.subarray(pos, pos + count);
+    pos += count;
+    return b;
   };
-  const lists = new Map<number, string[]>();
-  const NONE = Object.freeze([]) as unknown as string[];
-  const list = (at: number): string[] => {
-    if (at === -1) return NONE;
-    let l = lists.get(at);
-    if (l === undefined) {
-      const count = listData[at];
-      if (!(count >= 0) || at + count >= listData.length) throw corrupt(`string list ${at} out of range`);
-      l = new Array<string>(count);
-      for (let j = 0; j < count; j++) l[j] = str(listData[at + 1 + j]);
-      lists.set(at, (l = Object.freeze(l) as unknown as string[]));
-    }
-    return l;
-  };
-  const catalog: CatalogEntry[] = new Array(n);
-  for (let i = 0, o = 0; i < n; i++, o += COLUMNS) {
-    catalog[i] = {
-      id: h.ids[i],
-      sourcePath: str(columns[o]),
-      chunkIndex: columns[o + 1],
-      sectionId: str(columns[o + 2]),
-      sectionTitle: str(columns[o + 3]),
-      sectionAliases: list(columns[o + 4]),
-      unitIds: list(columns[o + 5]),
-      parentChain: list(columns[o + 6]),
-      chunkType: str(columns[o + 7]) as ChunkType,
-      fileHash: str(columns[o + 8]),
-      fileChunkCount: columns[o + 9],
-      start: columns[o + 10],
-      end: columns[o + 11],
-    };
+  const [lists, columns, exact, resolver, idOffsets, order] = h.blobs.map(i32);
+  if (idOffsets.length !== h.chunks + 1) throw corrupt("id offsets do not match the chunk count");
+  let catalog: FlatCatalog;
+  try {
+    catalog = new FlatCatalog({ ids: new PackedStrings(utf8(h.bytes[0]), idOffsets), order, columns, strings: h.strings, lists });
+  } catch (err) {
+    throw corrupt((err as Error).message);
+  }
+  let definitions: DerivedState["definitions"];
+  try {
+    definitions = JSON.parse(utf8(h.bytes[1]).toString("utf8")) as DerivedState["definitions"];
+  } catch (err) {
+    throw corrupt(`bad definitions (${(err as Error).message})`);
   }
   return {
-    stamp: h.stamp, fingerprint: h.fingerprint, catalog, definitions: h.definitions,
+    stamp: h.stamp, fingerprint: h.fingerprint, catalog, definitions,
     exact: { keys: h.exactKeys, data: exact }, resolver: { keys: h.resolverKeys, data: resolver },
   };
 }

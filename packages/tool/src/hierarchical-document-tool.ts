@@ -273,10 +273,9 @@ export class HierarchicalDocumentTool {
     if (!state) return "no derived state saved";
     if (state.stamp !== stamp) return `stale (saved for ${state.stamp}, the store is ${stamp})`;
     try {
-      const chunks = state.catalog;
-      const exact = ExactIndex.importState(state.exact, chunks);
-      const resolver = SectionResolver.importState(state.resolver, (pos) => chunks[pos]?.id);
-      this.catalog.load(chunks, state.fingerprint);
+      const exact = ExactIndex.importState(state.exact, state.catalog);
+      const resolver = SectionResolver.importState(state.resolver, state.catalog);
+      this.catalog.loadFlat(state.catalog, state.fingerprint);
       this.exact = exact;
       this.resolver = resolver;
       this.definitions = new Map(state.definitions);

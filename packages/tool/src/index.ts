@@ -1,7 +1,8 @@
 export {
   HierarchicalDocumentTool, hasIdPrefix, type ToolOptions, type ToolSearchOptions, type ToolIngestOptions, type OpenInfo,
 } from "./hierarchical-document-tool.js";
-export { DERIVED_FILE_NAME, readDerivedState, writeDerivedState, removeDerivedState, type DerivedState } from "./derived-state.js";
+export { DERIVED_FILE_NAME, readDerivedState, writeDerivedState, removeDerivedState, type DerivedState, type LoadedDerivedState } from "./derived-state.js";
+export { FlatCatalog, CATALOG_COLUMNS, type FlatCatalogData } from "./flat-catalog.js";
 export { loadToolConfig, redactConfig, type EnvLookup, type LoadToolConfigOptions, type LocatedProblem } from "./config-loader.js";
 export {
   expandSources,
@@ -15,6 +16,7 @@ export {
 export { summarizeSkipped, describeSkipped, type SkippedSummary } from "./skipped-summary.js";
 export { looksLikeText, isTextFile } from "./text-sniff.js";
 export { Catalog, type CatalogEntry, type FileState } from "./catalog.js";
+export { TitlePhraseIndex, TITLE_PHRASE_SCORE } from "./title-phrase.js";
 export { acquireIndexLock, type IndexLock } from "./index-lock.js";
 export { isUnitOf, type IncomingReference } from "./incoming-reference.js";
 export { chainMatches, groupSections, shortTitle, splitQualifiedId, type SectionMatch } from "./section-lookup.js";

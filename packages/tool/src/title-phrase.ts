@@ -14,7 +14,7 @@ export const TITLE_PHRASE_SCORE = 3.5;
  * that section, as surely as one who types its number. Built lazily from the catalog.
  */
 export class TitlePhraseIndex {
-  private titles: Array<{ text: string; chunkId: string }> | null = null;
+  private titles: Titles | null = null;
 
   constructor(private readonly catalog: Catalog) {}
 
@@ -29,16 +29,24 @@ export class TitlePhraseIndex {
     const words = q.split(" ").filter(Boolean);
     if (words.length === 0 || words.length > MAX_QUERY_WORDS || !/\p{L}/u.test(q)) return [];
     const needle = ` ${q} `;
+    const { texts, chunkIds, byWord } = this.build();
+    // A title holding the phrase holds each of its words as a word: only the titles of the rarest one are read.
+    let candidates: number[] | undefined;
+    for (const w of words) {
+      const list = byWord.get(w);
+      if (!list) return [];
+      if (!candidates || list.length < candidates.length) candidates = list;
+    }
     const hits: ScoredId[] = [];
-    for (const t of this.build()) {
-      if (!t.text.includes(needle)) continue;
-      hits.push({ id: t.chunkId, score: TITLE_PHRASE_SCORE });
+    for (const t of candidates!) {
+      if (!texts[t].includes(needle)) continue;
+      hits.push({ id: chunkIds[t], score: TITLE_PHRASE_SCORE });
       if (hits.length > MAX_SECTIONS) return [];
     }
     return hits;
   }
 
-  private build(): Array<{ text: string; chunkId: string }> {
+  private build(): Titles {
     if (this.titles) return this.titles;
     const first = new Map<string, { chunkIndex: number; chunkId: string; title: string }>();
     for (const e of this.catalog.all()) {
@@ -47,9 +55,28 @@ export class TitlePhraseIndex {
       const seen = first.get(key);
       if (!seen || e.chunkIndex < seen.chunkIndex) first.set(key, { chunkIndex: e.chunkIndex, chunkId: e.id, title: stripId(e.sectionTitle, e.sectionId) });
     }
-    this.titles = [...first.values()].filter((t) => t.title).map((t) => ({ text: ` ${normalize(t.title)} `, chunkId: t.chunkId }));
-    return this.titles;
+    const titles: Titles = { texts: [], chunkIds: [], byWord: new Map() };
+    for (const t of first.values()) {
+      if (!t.title) continue;
+      const text = normalize(t.title);
+      const at = titles.texts.push(` ${text} `) - 1;
+      titles.chunkIds.push(t.chunkId);
+      for (const w of new Set(text.split(" "))) {
+        if (!w) continue;
+        const list = titles.byWord.get(w);
+        if (list) list.push(at);
+        else titles.byWord.set(w, [at]);
+      }
+    }
+    return (this.titles = titles);
   }
+}
+
+/** Section titles (normalised, space-padded), the chunk each names, and the titles each word is in (ascending). */
+interface Titles {
+  texts: string[];
+  chunkIds: string[];
+  byWord: Map<string, number[]>;
 }
 
 /** The title without its leading number: "Article 17 — Right to erasure" → "Right to erasure". */

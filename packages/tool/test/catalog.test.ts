@@ -1,6 +1,12 @@
-import { describe, expect, it } from "@jest/globals";
+import { afterAll, describe, expect, it } from "@jest/globals";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PackedStrings } from "@hierdoc/core";
 import { makeRecord } from "@hierdoc/core/testing";
-import { Catalog } from "@hierdoc/tool";
+import { SectionResolver } from "@hierdoc/definitions";
+import { ExactIndex } from "@hierdoc/keyword-search";
+import { CATALOG_COLUMNS, Catalog, FlatCatalog, readDerivedState, writeDerivedState } from "@hierdoc/tool";
 
 describe("Catalog", () => {
   it("keeps the fields it needs, sharing equal strings and lists between entries (shared lists frozen)", () => {
@@ -66,5 +72,89 @@ describe("Catalog.load (a persisted catalog)", () => {
     expect(added.parentChain).toBe(entries[0].parentChain);
     given.delete(added.id);
     expect(given.fingerprint()).toBe(built.fingerprint());
+  });
+});
+
+describe("Catalog.loadFlat (a persisted catalog served in place from derived.bin)", () => {
+  const dirs: string[] = [];
+  afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+  /** A catalog of a few files, and the same catalog written to derived.bin and read back in place. */
+  async function flatOf(built: Catalog): Promise<FlatCatalog> {
+    const dir = mkdtempSync(join(tmpdir(), "hierdoc-flat-catalog-"));
+    dirs.push(dir);
+    await writeDerivedState(dir, {
+      stamp: "s", fingerprint: built.fingerprint(), catalog: [...built.all()], definitions: [],
+      exact: new ExactIndex().exportState(() => 0)!, resolver: new SectionResolver([]).exportState(() => 0)!,
+    });
+    return (await readDerivedState(dir))!.catalog;
+  }
+
+  function sample(): Catalog {
+    const built = new Catalog();
+    for (let i = 0; i < 40; i++) {
+      built.put(makeRecord(i % 10, { id: `f${i % 4}/chunk-${String(i).padStart(2, "0")}-ü`, sourcePath: `docs/f${i % 4}.md`, fileHash: `h${i % 4}`, fileChunkCount: 10, sectionId: `Section ${i % 3}`, sectionAliases: i % 2 ? [`§ ${i % 3}`] : [], parentChain: [`Part ${i % 2}`] }));
+    }
+    return built;
+  }
+
+  it("answers get, all (store order), sources, idsOf, fileState and fingerprint as the catalog it was written from", async () => {
+    const built = sample();
+    const flat = await flatOf(built);
+    const loaded = new Catalog();
+    loaded.loadFlat(flat);
+    expect(loaded.size).toBe(40);
+    expect([...loaded.all()]).toEqual([...built.all()]);
+    for (const e of built.all()) expect(loaded.get(e.id)).toEqual(e);
+    expect(loaded.get("docs/none")).toBeUndefined();
+    expect(loaded.sources()).toEqual(built.sources());
+    for (const s of built.sources()) {
+      expect(loaded.idsOf(s)).toEqual(built.idsOf(s));
+      expect(loaded.fileState(s)).toEqual(built.fileState(s));
+    }
+    expect(loaded.idsOf("docs/none.md")).toEqual([]);
+    expect(loaded.fingerprint()).toBe(built.fingerprint());
+    // Entries of one section share their (frozen) lists.
+    const [a, b] = loaded.idsOf("docs/f1.md").map((id) => loaded.get(id)!);
+    expect(a.parentChain).toBe(b.parentChain);
+    expect(Object.isFrozen(a.parentChain)).toBe(true);
+  });
+
+  it("stays a correct catalog through puts and deletes after loading (copied into the maps on the first change)", async () => {
+    const built = sample();
+    const loaded = new Catalog();
+    loaded.loadFlat(await flatOf(built), "40:persisted");
+    loaded.delete("docs/none"); // an unknown id changes nothing
+    expect(loaded.fingerprint()).toBe("40:persisted");
+    const gone = built.idsOf("docs/f2.md");
+    for (const id of gone) {
+      loaded.delete(id);
+      built.delete(id);
+    }
+    const added = makeRecord(3, { id: "new-chunk", sourcePath: "docs/new.md", sectionId: "Section 9" });
+    loaded.put(added);
+    built.put(added);
+    expect(loaded.size).toBe(31);
+    expect([...loaded.all()]).toEqual([...built.all()]);
+    expect(loaded.sources()).toEqual(built.sources());
+    expect(loaded.fileState("docs/f2.md")).toBeUndefined();
+    expect(loaded.fingerprint()).toBe(built.fingerprint());
+  });
+
+  it("rejects columns that point outside its tables with E_INDEX_CORRUPT", async () => {
+    const flat = await flatOf(sample());
+    const ids = PackedStrings.pack(["a", "b"]);
+    const good = { ids: new PackedStrings(ids.bytes, ids.offsets), order: Int32Array.from([0, 1]), strings: ["docs/a.md"], lists: new Int32Array(0) };
+    const columns = new Int32Array(2 * CATALOG_COLUMNS).fill(-1);
+    columns[0] = columns[CATALOG_COLUMNS] = 0;
+    expect(new FlatCatalog({ ...good, columns }).sourceAt(1)).toBe("docs/a.md");
+    const badString = Int32Array.from(columns);
+    badString[2] = 7;
+    expect(() => new FlatCatalog({ ...good, columns: badString })).toThrow(expect.objectContaining({ code: "E_INDEX_CORRUPT", message: expect.stringMatching(/string 7 out of range/) }));
+    const badList = Int32Array.from(columns);
+    badList[4] = 3;
+    expect(() => new FlatCatalog({ ...good, columns: badList })).toThrow(/string list 3 out of range/);
+    expect(() => new FlatCatalog({ ...good, columns, order: Int32Array.from([0, 5]) })).toThrow(/id order 5 out of range/);
+    expect(flat.count).toBe(40);
   });
 });

@@ -93,7 +93,8 @@ describe(`persisted derived state (${DERIVED_FILE_NAME})${hasGdpr ? "" : " (GDPR
     expect(tool.sources()).toContain("extra.md");
     expect(tool.sectionMatches("Article 999").map((m) => m.chunkIds)).toEqual([["extra_chunk"]]);
     const saved = await readDerivedState(ws.index);
-    expect(saved?.catalog.map((e) => e.id)).toContain("extra_chunk");
+    expect(saved?.catalog.positionOf("extra_chunk")).toBeDefined();
+    expect(saved?.catalog.entryAt(saved.catalog.positionOf("extra_chunk")!)).toMatchObject({ id: "extra_chunk", sectionId: "Article 999", sourcePath: "extra.md" });
     await tool.close();
     const again = await open(ws.index);
     opened.push(again.tool);
@@ -114,12 +115,28 @@ describe(`persisted derived state (${DERIVED_FILE_NAME})${hasGdpr ? "" : " (GDPR
     expect(await answers(a.tool)).toEqual(reference);
     await a.tool.close();
 
-    truncateSync(file, Math.floor(size / 2));
+    truncateSync(file, 20);
     const half = await open(ws.index);
     opened.push(half.tool);
     expect(half.tool.openInfo.reason).toMatch(/is unusable: truncated header/);
     expect(await answers(half.tool)).toEqual(reference);
     await half.tool.close();
+
+    // A file of the previous format (version byte 1, everything in one JSON header) is rebuilt, not parsed.
+    const header = Buffer.from(JSON.stringify({ format: "hierdoc-derived", version: 1 }));
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(header.length);
+    writeFileSync(file, Buffer.concat([Buffer.from("HDDERIV\u0001", "latin1"), length, header]));
+    const old = await open(ws.index);
+    opened.push(old.tool);
+    expect(old.tool.openInfo.reason).toMatch(/is unusable: format version 1, this hierdoc reads version 2\)$/);
+    expect(old.store.scans).toBe(1);
+    expect(await answers(old.tool)).toEqual(reference);
+    await old.tool.close();
+    const rewritten = await open(ws.index);
+    opened.push(rewritten.tool);
+    expect(rewritten.tool.openInfo).toEqual({ derived: "loaded" });
+    await rewritten.tool.close();
 
     writeFileSync(file, "not a derived state");
     const b = await open(ws.index);
