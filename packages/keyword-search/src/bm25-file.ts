@@ -4,7 +4,7 @@ import { endianness } from "node:os";
 import { HierdocError } from "@hierdoc/core";
 import type { AnalyzerOptions } from "./analyzer.js";
 import { writeFileAtomic } from "./atomic-write.js";
-import { buildSegment, type Bm25Segment, type ForwardDoc, type TfArray } from "./bm25-segment.js";
+import { blockStarts, buildSegment, computeBlocks, type Bm25Segment, type ForwardDoc, type TfArray } from "./bm25-segment.js";
 
 /** Everything a BM25 index needs to come back without re-tokenising: settings, ids, lengths and one segment. */
 export interface Bm25Snapshot {
@@ -19,13 +19,19 @@ export interface Bm25Snapshot {
   sources: string[];
   lens: Uint32Array;
   segment: Bm25Segment;
-  /** Format of the file it was read from (1: the previous per-document layout, converted on load). */
+  /**
+   * Format of the file it was read from: 3 (current), 2 (no block bounds: computed on load), 1 (the per-document
+   * layout, converted on load).
+   */
   formatVersion?: number;
 }
 
 const MAGIC_V1 = Buffer.from("HDBM25\u0000\u0001", "latin1");
-const MAGIC = Buffer.from("HDBM25\u0000\u0002", "latin1");
-const FORMAT_VERSION = 2;
+const MAGIC_V2 = Buffer.from("HDBM25\u0000\u0002", "latin1");
+const MAGIC = Buffer.from("HDBM25\u0000\u0003", "latin1");
+
+/** Format written by {@link writeBm25File}; files of older formats load, converted in memory. */
+export const BM25_FORMAT_VERSION = 3;
 
 interface Header {
   format: "hierdoc-bm25";
@@ -42,15 +48,20 @@ interface Header {
   sourceTable: string[];
   /** Entries of the postings (= of the forward index). */
   postings: number;
-  /** Bytes per tf: 2 or 4 (version 2). */
+  /** Bytes per tf: 2 or 4 (version ≥ 2). */
   tfBytes?: 2 | 4;
+  /** Postings per block of the block-max bounds (version 3). */
+  blockSize?: number;
+  /** Blocks of the block-max bounds (version 3). */
+  blocks?: number;
 }
 
 /**
- * Writes format 2: 8-byte magic, uint32 header length, JSON header (settings, fingerprint, terms, ids, sources),
+ * Writes format 3: 8-byte magic, uint32 header length, JSON header (settings, fingerprint, terms, ids, sources),
  * padding to 4 bytes, then uint32 arrays lens[n], sourceIndex[n], postStart[t+1], maxTf[t], minLen[t],
- * postDocs[p], and postTfs[p] (2 or 4 bytes each). Loading maps the arrays as views of one buffer: no
- * per-posting work; the per-document side is derived from the postings when an update first needs it.
+ * blockMaxTf[B], blockMinLen[B], postDocs[p], and postTfs[p] (2 or 4 bytes each). Loading maps the arrays as
+ * views of one buffer: no per-posting work; the per-document side is derived from the postings when an update
+ * first needs it. Format 2 is the same without the two block arrays.
  */
 export async function writeBm25File(dir: string, name: string, snap: Bm25Snapshot): Promise<void> {
   const n = snap.ids.length;
@@ -68,9 +79,10 @@ export async function writeBm25File(dir: string, name: string, snap: Bm25Snapsho
     srcIdx[s] = i;
   }
   const header: Header = {
-    format: "hierdoc-bm25", version: FORMAT_VERSION, endianness: endianness(), variant: snap.variant,
+    format: "hierdoc-bm25", version: BM25_FORMAT_VERSION, endianness: endianness(), variant: snap.variant,
     k1: snap.k1, b: snap.b, epsilon: snap.epsilon, analyzer: snap.analyzer, fingerprint: snap.fingerprint,
     terms: snap.terms, ids: snap.ids, sourceTable, postings: seg.postDocs.length, tfBytes: seg.postTfs.BYTES_PER_ELEMENT as 2 | 4,
+    blockSize: seg.blocks.size, blocks: seg.blocks.maxTf.length,
   };
   const json = Buffer.from(JSON.stringify(header), "utf8");
   const len = Buffer.alloc(4);
@@ -79,13 +91,13 @@ export async function writeBm25File(dir: string, name: string, snap: Bm25Snapsho
   const bytes = (a: Uint32Array | TfArray) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
   await writeFileAtomic(dir, name, [
     MAGIC, len, json, pad, bytes(snap.lens.subarray(0, n)), bytes(srcIdx), bytes(seg.postStart), bytes(seg.maxTf), bytes(seg.minLen),
-    bytes(seg.postDocs), bytes(seg.postTfs),
+    bytes(seg.blocks.maxTf), bytes(seg.blocks.minLen), bytes(seg.postDocs), bytes(seg.postTfs),
   ]);
 }
 
 /**
- * Reads a file written by {@link writeBm25File} (format 2) or by the previous format 1 (per-document arrays,
- * converted to a segment on load); null when it does not exist.
+ * Reads a file written by {@link writeBm25File} (format 3), format 2 (block bounds computed on load) or format 1
+ * (per-document arrays, converted to a segment on load); null when it does not exist.
  * @throws HierdocError E_INDEX_CORRUPT when it is truncated, of another format, or inconsistent.
  */
 export async function readBm25File(dir: string, name: string): Promise<Bm25Snapshot | null> {
@@ -102,7 +114,7 @@ export async function readBm25File(dir: string, name: string): Promise<Bm25Snaps
   const { header, body, version } = parts;
   if (header.format !== "hierdoc-bm25" || header.version !== version) throw corrupt(`unsupported format version ${header.version}`);
   if (header.endianness !== endianness()) throw corrupt(`written on a ${header.endianness} machine`);
-  const read = version === 2 ? readV2 : readV1;
+  const read = version === 1 ? readV1 : readV2;
   const { lens, srcIdx, segment } = read(body, 0, header, corrupt);
   const n = header.ids.length;
   const sources: string[] = new Array(n);
@@ -130,7 +142,7 @@ async function readParts(file: string, corrupt: (why: string) => Error): Promise
     const head = Buffer.alloc(12);
     await fh.read(head, 0, 12, 0);
     const magic = head.subarray(0, 8);
-    const version = magic.equals(MAGIC) ? 2 : magic.equals(MAGIC_V1) ? 1 : 0;
+    const version = magic.equals(MAGIC) ? 3 : magic.equals(MAGIC_V2) ? 2 : magic.equals(MAGIC_V1) ? 1 : 0;
     if (size < 12 || version === 0) throw corrupt("not a hierdoc BM25 file");
     const jsonLen = head.readUInt32LE(8);
     if (12 + jsonLen > size) throw corrupt("truncated header");
@@ -179,13 +191,18 @@ function arrays(buf: Buffer, start: number) {
   };
 }
 
+/** Formats 2 and 3 (3 adds the block bounds; for 2 they are computed from the postings). */
 function readV2(buf: Buffer, pos: number, h: Header, corrupt: (why: string) => Error): Parts {
   const n = h.ids.length;
   const t = h.terms.length;
   const p = h.postings;
   const tfBytes = h.tfBytes;
   if (tfBytes !== 2 && tfBytes !== 4) throw corrupt(`bad tf width ${tfBytes}`);
-  const expected = pos + 4 * (2 * n + 3 * t + 1 + p) + tfBytes * p;
+  const blockCount = h.version >= 3 ? h.blocks : 0;
+  if (h.version >= 3 && !(Number.isInteger(blockCount) && Number.isInteger(h.blockSize) && (h.blockSize as number) > 0)) {
+    throw corrupt("bad block table size");
+  }
+  const expected = pos + 4 * (2 * n + 3 * t + 1 + p + 2 * (blockCount as number)) + tfBytes * p;
   if (buf.length !== expected) throw corrupt(`size ${buf.length} bytes, expected ${expected}`);
   const a = arrays(buf, pos);
   const lens = a.u32(n);
@@ -193,12 +210,22 @@ function readV2(buf: Buffer, pos: number, h: Header, corrupt: (why: string) => E
   const postStart = a.u32(t + 1);
   const maxTf = a.u32(t);
   const minLen = a.u32(t);
+  const blockMaxTf = a.u32(blockCount as number);
+  const blockMinLen = a.u32(blockCount as number);
   const postDocs = a.u32(p);
   const postTfs = a.tf(p, tfBytes);
   if (postStart[0] !== 0 || postStart[t] !== p) throw corrupt("postings count mismatch");
   for (let i = 0; i < t; i++) if (postStart[i] > postStart[i + 1]) throw corrupt("inconsistent postings table");
   for (let i = 0; i < p; i++) if (postDocs[i] >= n) throw corrupt("document id out of range");
-  return { lens, srcIdx, segment: { docs: n, terms: t, forward: null, postStart, postDocs, postTfs, maxTf, minLen } };
+  let blocks;
+  if (h.version >= 3) {
+    const start = blockStarts(postStart, h.blockSize as number);
+    if (start[t] !== blockCount) throw corrupt("block table does not match the postings");
+    blocks = { size: h.blockSize as number, start, maxTf: blockMaxTf, minLen: blockMinLen };
+  } else {
+    blocks = computeBlocks(postStart, postDocs, postTfs, lens);
+  }
+  return { lens, srcIdx, segment: { docs: n, terms: t, forward: null, postStart, postDocs, postTfs, maxTf, minLen, blocks } };
 }
 
 /** Format 1: uint32 lens[n], sourceIndex[n], termCount[n], termIds[p], tfs[p]; converted to a segment. */

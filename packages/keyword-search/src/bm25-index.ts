@@ -5,6 +5,8 @@ import { readBm25File, writeBm25File, type Bm25Snapshot } from "./bm25-file.js";
 import { appendPosting, growablePostings, growU32, growU8, newPostings, type Postings } from "./postings.js";
 import { buildSegment, emptySegment, forwardIndex, type Bm25Segment, type ForwardDoc } from "./bm25-segment.js";
 import { type QueryTerm, type ScoringContext, scoreTerms } from "./bm25-scoring.js";
+import { BlockMaxScorer } from "./bm25-block-max.js";
+import { BM25_FORMAT_VERSION } from "./bm25-file.js";
 import { TopK } from "./top-k.js";
 
 /**
@@ -60,10 +62,16 @@ export class Bm25Index implements KeywordIndex {
   /** Fingerprint read by {@link Bm25Index.load} (or set by the last save); null when none. */
   fingerprint: string | null = null;
   /**
-   * Format of the file {@link Bm25Index.load} read: 2 (compact segment), or 1 (the previous per-document
-   * layout, converted on every load until the index is saved again); null when not loaded.
+   * Format of the file {@link Bm25Index.load} read: 3 (compact segment with block-max bounds), 2 (without the
+   * bounds: computed on every load), or 1 (the per-document layout, converted on every load) until the index is
+   * saved again; null when not loaded.
    */
   loadedFormat: number | null = null;
+
+  /** True when the loaded file is of an older format than {@link save} writes (saving it again converts it). */
+  get outdatedFormat(): boolean {
+    return this.loadedFormat !== null && this.loadedFormat < BM25_FORMAT_VERSION;
+  }
 
   private ids: string[] = [];
   private sources: string[] = [];
@@ -97,6 +105,7 @@ export class Bm25Index implements KeywordIndex {
   private stamp = new Uint32Array(0);
   private touchedBuf = new Uint32Array(0);
   private stampGen = 0;
+  private readonly blockMax = new BlockMaxScorer();
 
   constructor(options: Bm25Options = {}) {
     this.variant = options.variant ?? "lucene";
@@ -176,6 +185,14 @@ export class Bm25Index implements KeywordIndex {
     return this.liveCount;
   }
 
+  /**
+   * Work of the last pruned {@link searchSync} (windows of documents, windows skipped by their bounds, postings
+   * read, documents scored in full), for benchmarks and tracing.
+   */
+  get lastSearchStats(): Readonly<BlockMaxScorer["stats"]> {
+    return this.blockMax.stats;
+  }
+
   /** True when a document with this id is indexed. */
   has(id: string): boolean {
     return this.slotOf.has(id);
@@ -188,14 +205,40 @@ export class Bm25Index implements KeywordIndex {
 
   /** Synchronous {@link search}. */
   searchSync(query: string, options: KeywordSearchOptions): ScoredId[] {
+    return this.topK(query, options, true);
+  }
+
+  /**
+   * {@link searchSync} without pruning: every matching document is scored (same summation order, so the same
+   * scores and ranking). The reference the pruned search is tested against; slower at scale.
+   */
+  searchExhaustive(query: string, options: KeywordSearchOptions): ScoredId[] {
+    return this.topK(query, options, false);
+  }
+
+  private topK(query: string, options: KeywordSearchOptions, prune: boolean): ScoredId[] {
     const topK = Math.floor(options.topK);
     if (!(topK > 0) || this.liveCount === 0) return [];
-    const touched = this.accumulate(this.analyzer.analyze(query).tokens, options.allowIds, topK);
     // Equal scores are ordered by id, so an incrementally updated index ranks exactly like a fresh one.
     const ids = this.ids;
     const heap = new TopK(topK, (a, b) => (ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : 0));
-    const scratch = this.scratch;
-    for (let i = 0; i < touched.length; i++) heap.push(scratch[touched[i]], touched[i]);
+    const mask = this.allowMask(options.allowIds);
+    const terms = this.queryTerms(this.analyzer.analyze(query).tokens, true);
+    const positive = terms.every((t) => t.weight > 0);
+    // Highest bound first (when bounds hold): every document's score is summed in this order, pruned or not.
+    if (positive) terms.sort((a, b) => b.bound - a.bound);
+    if (prune && positive) {
+      const avgdl = this.totalLen / this.liveCount;
+      this.blockMax.collect(
+        { slots: ids.length, norms: this.normTable(), tfMul: this.tfMul(), k1: this.k1, b: this.b, avgdl, live: this.dead > 0 ? this.live : null, mask },
+        terms,
+        heap,
+      );
+    } else {
+      const touched = scoreTerms(this.scoringContext(mask), terms);
+      const scratch = this.scratch;
+      for (let i = 0; i < touched.length; i++) heap.push(scratch[touched[i]], touched[i]);
+    }
     return heap.sorted().map(({ slot, score }) => ({ id: this.ids[slot], score }));
   }
 
@@ -204,7 +247,7 @@ export class Bm25Index implements KeywordIndex {
    * `get_scores`. Default: all live documents in insertion order.
    */
   scoreDocuments(query: string, ids?: readonly string[]): number[] {
-    const touched = this.accumulate(this.analyzer.analyze(query).tokens, undefined);
+    const touched = this.liveCount === 0 ? [] : scoreTerms(this.scoringContext(null), this.queryTerms(this.analyzer.analyze(query).tokens, false));
     const hit = new Set(touched);
     const slots = ids ? ids.map((id) => this.slotOf.get(id) ?? -1) : this.liveSlots();
     return slots.map((s) => (s >= 0 && hit.has(s) ? this.scratch[s] : 0));
@@ -354,13 +397,53 @@ export class Bm25Index implements KeywordIndex {
     return idf;
   }
 
+  /** The allowed slots of an id filter, or null for all. */
+  private allowMask(allowIds: ReadonlySet<string> | undefined): Uint8Array | null {
+    if (!allowIds) return null;
+    const mask = new Uint8Array(this.ids.length);
+    for (const id of allowIds) {
+      const s = this.slotOf.get(id);
+      if (s !== undefined) mask[s] = 1;
+    }
+    return mask;
+  }
+
   /**
-   * Scores the query tokens into `scratch` and returns the slots scored. `k` null: every matching slot,
-   * tokens in query order (rank_bm25's summation order); else MaxScore-pruned for a top-k.
+   * The indexed query terms in query order. `merge`: a repeated term is one term of summed weight (top-k
+   * searches); else one entry per occurrence (rank_bm25's summation order, for {@link scoreDocuments}).
    */
-  private accumulate(tokens: string[], allowIds: ReadonlySet<string> | undefined, k: number | null = null): Uint32Array {
+  private queryTerms(tokens: string[], merge: boolean): QueryTerm[] {
+    const terms: QueryTerm[] = [];
+    const byTerm = new Map<number, QueryTerm>();
+    const seg = this.seg;
+    for (const token of tokens) {
+      const t = this.termIds.get(token);
+      if (t === undefined || this.df[t] === 0) continue;
+      const idf = this.termIdf(t);
+      const existing = merge ? byTerm.get(t) : undefined;
+      if (existing) {
+        existing.weight += idf;
+        existing.bound += idf * this.termFactor(t);
+        continue;
+      }
+      const inSegment = this.own[t] === undefined && t < seg.terms;
+      const blocks = inSegment
+        ? {
+            size: seg.blocks.size,
+            maxTf: seg.blocks.maxTf.subarray(seg.blocks.start[t], seg.blocks.start[t + 1]),
+            minLen: seg.blocks.minLen.subarray(seg.blocks.start[t], seg.blocks.start[t + 1]),
+          }
+        : null;
+      const term = { postings: this.postingsOf(t), weight: idf, bound: idf * this.termFactor(t), blocks };
+      byTerm.set(t, term);
+      terms.push(term);
+    }
+    return terms;
+  }
+
+  /** The accumulator arrays of an exhaustive pass, sized for every slot, with a fresh generation. */
+  private scoringContext(mask: Uint8Array | null): ScoringContext {
     const slots = this.ids.length;
-    if (this.liveCount === 0) return new Uint32Array(0);
     if (this.scratch.length < slots) {
       this.scratch = new Float64Array(slots + 1024);
       this.stamp = new Uint32Array(slots + 1024);
@@ -371,35 +454,14 @@ export class Bm25Index implements KeywordIndex {
       this.stamp.fill(0);
       this.stampGen = 1;
     }
-    let mask: Uint8Array | null = null;
-    if (allowIds) {
-      mask = new Uint8Array(slots);
-      for (const id of allowIds) {
-        const s = this.slotOf.get(id);
-        if (s !== undefined) mask[s] = 1;
-      }
-    }
-    const terms: QueryTerm[] = [];
-    const byTerm = new Map<number, QueryTerm>();
-    for (const token of tokens) {
-      const t = this.termIds.get(token);
-      if (t === undefined || this.df[t] === 0) continue;
-      const idf = this.termIdf(t);
-      const existing = k !== null ? byTerm.get(t) : undefined;
-      if (existing) {
-        existing.weight += idf;
-        existing.bound += idf * this.termFactor(t);
-        continue;
-      }
-      const term = { postings: this.postingsOf(t), weight: idf, bound: idf * this.termFactor(t) };
-      byTerm.set(t, term);
-      terms.push(term);
-    }
-    const ctx: ScoringContext = {
-      norms: this.normTable(), tfMul: this.variant === "okapi" ? this.k1 + 1 : 1, live: this.dead > 0 ? this.live : null,
+    return {
+      norms: this.normTable(), tfMul: this.tfMul(), live: this.dead > 0 ? this.live : null,
       mask, scratch: this.scratch, stamp: this.stamp, gen: this.stampGen, touched: this.touchedBuf,
     };
-    return scoreTerms(ctx, terms, k);
+  }
+
+  private tfMul(): number {
+    return this.variant === "okapi" ? this.k1 + 1 : 1;
   }
 
   /** Upper bound of tf·mul/(tf + norm) for a term: its largest tf over its shortest document. */

@@ -1,12 +1,16 @@
 import type { Postings } from "./postings.js";
-import { TopK } from "./top-k.js";
 
-/** One query term: its postings, its weight (IDF × query frequency) and an upper bound of its contribution. */
+/** One query term: its postings, its weight (IDF × query frequency) and upper bounds of its contribution. */
 export interface QueryTerm {
   postings: Postings;
   weight: number;
   /** No document gets more than this from the term (weight × best tf-norm factor). */
   bound: number;
+  /**
+   * The term's block-max bounds (block j: postings `j·size …`, their largest tf and shortest length), or null
+   * when its postings grew since the segment was built (then `bound` holds for every block).
+   */
+  blocks: { size: number; maxTf: Uint32Array; minLen: Uint32Array } | null;
 }
 
 /** The arrays a scoring pass reads and writes. */
@@ -28,40 +32,14 @@ export interface ScoringContext {
 }
 
 /**
- * Term-at-a-time BM25 accumulation. With `k` set and every weight positive, uses MaxScore pruning:
- * terms run rarest first, and once no unseen document can reach the current k-th best score, the
- * remaining (common) terms only update surviving candidates by a galloping merge over their postings.
- * Scores of the returned slots are exact. Returns the slots scored (their values in `scratch`); the array
- * may be a view of `ctx.touched`, valid until the next call.
+ * Exhaustive term-at-a-time BM25 accumulation, terms in the given order (the exact reference; top-k searches
+ * with positive weights use `BlockMaxScorer` instead). Returns the slots scored (their values in
+ * `scratch`) as a view of `ctx.touched`, valid until the next call.
  */
-export function scoreTerms(ctx: ScoringContext, input: QueryTerm[], k: number | null): Uint32Array {
-  const prune = k !== null && input.every((t) => t.weight > 0);
-  const terms = prune ? [...input].sort((a, b) => b.bound - a.bound) : input;
-  const bound = terms.map((t) => t.bound * (1 + 1e-9));
-  const remaining = new Float64Array(terms.length + 1);
-  for (let i = terms.length - 1; i >= 0; i--) remaining[i] = remaining[i + 1] + bound[i];
+export function scoreTerms(ctx: ScoringContext, terms: readonly QueryTerm[]): Uint32Array {
   let count = 0;
-  let i = 0;
-  let threshold = -Infinity;
-  for (; i < terms.length; i++) {
-    if (prune && i > 0 && count >= (k as number) && terms[i].postings.n > count) {
-      threshold = kthBest(ctx.scratch, ctx.touched.subarray(0, count), k as number);
-      if (remaining[i] < threshold) break;
-    }
-    count = scanAll(ctx, terms[i], count);
-  }
-  const touched = ctx.touched.subarray(0, count);
-  if (i === terms.length) return touched;
-  let candidates = touched.filter((d) => ctx.scratch[d] + remaining[i] >= threshold).sort();
-  for (; i < terms.length; i++) {
-    addToCandidates(ctx, terms[i], candidates);
-    if (i + 1 < terms.length && candidates.length > (k as number)) {
-      threshold = Math.max(threshold, kthBest(ctx.scratch, candidates, k as number));
-      const rest = remaining[i + 1];
-      candidates = candidates.filter((d) => ctx.scratch[d] + rest >= threshold);
-    }
-  }
-  return candidates;
+  for (const term of terms) count = scanAll(ctx, term, count);
+  return ctx.touched.subarray(0, count);
 }
 
 function scanAll(ctx: ScoringContext, term: QueryTerm, count: number): number {
@@ -82,41 +60,4 @@ function scanAll(ctx: ScoringContext, term: QueryTerm, count: number): number {
     }
   }
   return count;
-}
-
-function addToCandidates(ctx: ScoringContext, term: QueryTerm, sorted: Uint32Array): void {
-  const { norms, tfMul, scratch } = ctx;
-  const { docs, tfs, n } = term.postings;
-  let j = 0;
-  for (const d of sorted) {
-    if (j >= n) return;
-    if (docs[j] < d) {
-      let step = 1;
-      let hi = j + 1;
-      while (hi < n && docs[hi] < d) {
-        j = hi;
-        step *= 2;
-        hi = j + step;
-      }
-      let lo = j + 1;
-      hi = Math.min(hi, n);
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (docs[mid] < d) lo = mid + 1;
-        else hi = mid;
-      }
-      j = lo;
-    }
-    if (j < n && docs[j] === d) {
-      const tf = tfs[j];
-      scratch[d] += term.weight * ((tf * tfMul) / (tf + norms[d]));
-    }
-  }
-}
-
-function kthBest(scratch: Float64Array, slots: ArrayLike<number>, k: number): number {
-  const heap = new TopK(k);
-  for (let i = 0; i < slots.length; i++) heap.push(scratch[slots[i]], slots[i]);
-  const best = heap.sorted();
-  return best.length < k ? -Infinity : best[best.length - 1].score;
 }

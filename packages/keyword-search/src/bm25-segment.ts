@@ -21,6 +21,58 @@ export interface Bm25Segment {
   /** Per term: its largest tf and the length of its shortest document. */
   maxTf: Uint32Array;
   minLen: Uint32Array;
+  /** Per-block score bounds of the postings (see {@link SegmentBlocks}). */
+  blocks: SegmentBlocks;
+}
+
+/** Postings per block of {@link SegmentBlocks}. */
+export const BM25_BLOCK_SIZE = 128;
+
+/**
+ * Block-max bounds: each term's postings cut into blocks of `size` entries (block j of term t holds postings
+ * `postStart[t] + j·size …`), and per block its largest tf and its shortest document's length. Any BM25
+ * contribution in the block is at most weight·f(maxTf, minLen), whatever the average length, so the bounds stay
+ * valid while documents are added or removed.
+ */
+export interface SegmentBlocks {
+  size: number;
+  /** Per term: its first block (terms + 1 entries). */
+  start: Uint32Array;
+  maxTf: Uint32Array;
+  minLen: Uint32Array;
+}
+
+/** Per term, the index of its first block (terms + 1 entries) for postings cut into blocks of `size`. */
+export function blockStarts(postStart: Uint32Array, size: number): Uint32Array {
+  const terms = postStart.length - 1;
+  const start = new Uint32Array(terms + 1);
+  for (let t = 0; t < terms; t++) start[t + 1] = start[t] + Math.ceil((postStart[t + 1] - postStart[t]) / size);
+  return start;
+}
+
+/** Computes the block-max bounds of postings (one pass; used on build and to convert a format-2 file on load). */
+export function computeBlocks(postStart: Uint32Array, postDocs: Uint32Array, postTfs: TfArray, lens: ArrayLike<number>, size = BM25_BLOCK_SIZE): SegmentBlocks {
+  const start = blockStarts(postStart, size);
+  const count = start[start.length - 1];
+  const maxTf = new Uint32Array(count);
+  const minLen = new Uint32Array(count).fill(0xffffffff);
+  for (let t = 0; t + 1 < postStart.length; t++) {
+    const a = postStart[t];
+    const b = postStart[t + 1];
+    for (let blk = start[t], p = a; p < b; blk++) {
+      const end = Math.min(p + size, b);
+      let tf = 0;
+      let len = 0xffffffff;
+      for (; p < end; p++) {
+        if (postTfs[p] > tf) tf = postTfs[p];
+        const l = lens[postDocs[p]];
+        if (l < len) len = l;
+      }
+      maxTf[blk] = tf;
+      minLen[blk] = len;
+    }
+  }
+  return { size, start, maxTf, minLen };
 }
 
 /** One document's terms and tfs as a segment is built from them. */
@@ -79,7 +131,10 @@ export function buildSegment(docs: readonly ForwardDoc[], termCount: number, len
       if (len < minLen[t]) minLen[t] = len;
     }
   }
-  return { docs: n, terms: termCount, forward: { docStart, docTerms, docTfs }, postStart, postDocs, postTfs, maxTf, minLen };
+  return {
+    docs: n, terms: termCount, forward: { docStart, docTerms, docTfs }, postStart, postDocs, postTfs, maxTf, minLen,
+    blocks: computeBlocks(postStart, postDocs, postTfs, lens),
+  };
 }
 
 /** The per-document side of a segment, derived from its postings on first use (terms in id order) and kept. */

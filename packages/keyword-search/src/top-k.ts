@@ -32,6 +32,16 @@ export class TopK {
     this.down(0);
   }
 
+  /** True once `k` candidates are kept: a new one must then beat {@link worstScore} (or tie and win the tie). */
+  get full(): boolean {
+    return this.n >= this.k;
+  }
+
+  /** The lowest kept score (−Infinity when none is kept). */
+  get worstScore(): number {
+    return this.n > 0 ? this.scores[0] : -Infinity;
+  }
+
   /** The kept candidates, best first. */
   sorted(): Array<{ slot: number; score: number }> {
     const out: Array<{ slot: number; score: number }> = [];

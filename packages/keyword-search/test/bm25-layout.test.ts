@@ -53,15 +53,24 @@ describe.each(["lucene", "okapi"] as const)("BM25 compact layout (%s): the previ
     expect(answers(loaded!, expected)).toEqual(expected.queries);
   });
 
-  it("a new index with the same history, and its format-2 save reloaded, score identically", async () => {
+  it("a format-2 file (no block bounds: computed on load) scores every query as the old index did", async () => {
+    const loaded = (await Bm25Index.load(join(here, "fixtures", `bm25-v2-${variant}`)))!;
+    expect(loaded.fingerprint).toBe(`fixture-v2-${variant}`);
+    expect(loaded.loadedFormat).toBe(2);
+    expect(loaded.outdatedFormat).toBe(true);
+    expect(answers(loaded, expected)).toEqual(expected.queries);
+  });
+
+  it("a new index with the same history, and its format-3 save reloaded, score identically", async () => {
     const fresh = await sameHistory(variant);
     expect(answers(fresh, expected)).toEqual(expected.queries);
     const dir = mkdtempSync(join(tmpdir(), "bm25-layout-"));
     try {
       await fresh.save(dir, { fingerprint: "v2" });
-      expect(readFileSync(join(dir, "bm25.bin")).subarray(0, 8).toString("latin1")).toBe("HDBM25\u0000\u0002");
+      expect(readFileSync(join(dir, "bm25.bin")).subarray(0, 8).toString("latin1")).toBe("HDBM25\u0000\u0003");
       const reloaded = (await Bm25Index.load(dir))!;
-      expect(reloaded.loadedFormat).toBe(2);
+      expect(reloaded.loadedFormat).toBe(3);
+      expect(reloaded.outdatedFormat).toBe(false);
       expect(answers(reloaded, expected)).toEqual(expected.queries);
       // The saved index merged its delta: it continues from the segment it wrote, and scores the same.
       expect(answers(fresh, expected)).toEqual(expected.queries);

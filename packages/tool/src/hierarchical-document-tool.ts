@@ -556,8 +556,8 @@ export class HierarchicalDocumentTool {
     }
     if (loaded && loaded.fingerprint === fingerprint) {
       this.keyword = loaded;
-      // A file of the previous layout is converted on every load: rewrite it once in the compact format.
-      if (loaded.loadedFormat === 1) await loaded.save(dir, { fingerprint }).catch((err: Error) => this.warn(`could not rewrite ${dir} in the compact format (${err.message})`));
+      // A file of an older layout is converted on every load: rewrite it once in the current format.
+      if (loaded.outdatedFormat) await loaded.save(dir, { fingerprint }).catch((err: Error) => this.warn(`could not rewrite ${dir} in the compact format (${err.message})`));
       return;
     }
     if (loaded) this.warn("keyword index is out of date with the store; rebuilding it");
