@@ -76,6 +76,21 @@ export function peakRssMb(): number {
   return process.resourceUsage().maxRSS / 1024;
 }
 
+/**
+ * Resident memory now, in MB, split as Linux counts it (`/proc/self/status`): `anon` (heap, native
+ * allocations: what memory pressure cannot reclaim) and `file` (memory-mapped files such as a viewed HNSW
+ * graph: page cache the kernel may drop and re-read). Undefined where `/proc` is absent.
+ */
+export function rssSplitMb(): { anon: number; file: number } | undefined {
+  try {
+    const status = readFileSync("/proc/self/status", "utf8");
+    const kb = (key: string): number => Number(new RegExp(`^${key}:\\s+(\\d+)`, "m").exec(status)?.[1] ?? NaN);
+    return { anon: kb("RssAnon") / 1024, file: kb("RssFile") / 1024 };
+  } catch {
+    return undefined;
+  }
+}
+
 /** Current resident set size in MB. */
 export function rssMb(): number {
   return process.memoryUsage.rss() / 2 ** 20;

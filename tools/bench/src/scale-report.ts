@@ -43,6 +43,8 @@ export interface ScaleLatency {
   /** Wall milliseconds per stage of the hybrid searches, from the tool's own timers (legs overlap). */
   hybridStagesMs?: Record<string, LatencySummary>;
   servingPeakRssMb: number;
+  /** Resident anonymous / file-backed MB after the searches (a memory-mapped graph is file-backed page cache). */
+  servingRssSplitMb?: { anon: number; file: number };
   recallAt10: number | null;
   recallQueries: number;
   loadAverage: number[];
@@ -70,6 +72,8 @@ export interface ScaleStoreLatency {
   semantic: LatencySummary;
   semanticCpu: LatencySummary;
   servingPeakRssMb: number;
+  /** Resident anonymous / file-backed MB after the searches (a memory-mapped graph is file-backed page cache). */
+  servingRssSplitMb?: { anon: number; file: number };
   recallAt10: number;
   recallQueries: number;
   loadAverage: number[];
@@ -179,7 +183,7 @@ export function renderScaleSection(r: ScaleResults): string {
       l ? `${f(l.latency.keyword.p50)} / ${f(l.latency.keyword.p95)} / ${f(l.latency.keyword.p99)}` : "—",
       l ? `${f(l.latency.semantic.p50)} / ${f(l.latency.semantic.p95)} / ${f(l.latency.semantic.p99)}` : "—",
       l?.cpu ? `${f(l.cpu.hybrid.p50)} / ${f(l.cpu.hybrid.p95)} · ${f(l.cpu.keyword.p50)} / ${f(l.cpu.keyword.p95)} · ${f(l.cpu.semantic.p50)} / ${f(l.cpu.semantic.p95)}` : "—",
-      l ? f(l.servingPeakRssMb, 0) : "—",
+      l ? rssCell(l.servingPeakRssMb, l.servingRssSplitMb) : "—",
       l?.recallAt10 != null && l.ann !== false ? f(l.recallAt10, 4) : "—",
       [...(b?.loadAverage ?? []), ...(l?.loadAverage ?? [])].map((v) => v.toFixed(1)).join(", ") || "—",
       x.error ?? "",
@@ -196,7 +200,7 @@ export function renderScaleSection(r: ScaleResults): string {
   );
   const storeRows = r.runs.filter((x) => x.store).map((x) => {
     const st = x.store as ScaleStoreLatency;
-    return [x.size.toLocaleString("en-US"), String(x.dims), x.shape ?? "tight", x.variant ?? "HNSW", `${f(st.openMs / 1000, 2)} (${f(st.openCpuMs / 1000, 2)})`, `${f(st.semantic.p50, 2)} / ${f(st.semantic.p95, 2)} / ${f(st.semantic.p99, 2)}`, `${f(st.semanticCpu.p50, 2)} / ${f(st.semanticCpu.p95, 2)}`, f(st.servingPeakRssMb, 0), f(st.recallAt10, 4), String(st.recallQueries), st.loadAverage.map((v) => v.toFixed(1)).join(", ")];
+    return [x.size.toLocaleString("en-US"), String(x.dims), x.shape ?? "tight", x.variant ?? "HNSW", `${f(st.openMs / 1000, 2)} (${f(st.openCpuMs / 1000, 2)})`, `${f(st.semantic.p50, 2)} / ${f(st.semantic.p95, 2)} / ${f(st.semantic.p99, 2)}`, `${f(st.semanticCpu.p50, 2)} / ${f(st.semanticCpu.p95, 2)}`, rssCell(st.servingPeakRssMb, st.servingRssSplitMb), f(st.recallAt10, 4), String(st.recallQueries), st.loadAverage.map((v) => v.toFixed(1)).join(", ")];
   });
   if (storeRows.length) {
     out.push(
@@ -268,4 +272,9 @@ export function extractScaleSection(doc: string): string | undefined {
   const begin = doc.indexOf(SCALE_SECTION_BEGIN);
   const end = doc.indexOf(SCALE_SECTION_END);
   return begin >= 0 && end > begin ? doc.slice(begin, end + SCALE_SECTION_END.length) + "\n" : undefined;
+}
+
+/** Peak RSS, with the anonymous / file-backed split after the searches when the run recorded it. */
+function rssCell(peak: number, split: { anon: number; file: number } | undefined): string {
+  return split === undefined ? f(peak, 0) : `${f(peak, 0)} (anon ${f(split.anon, 0)} / file ${f(split.file, 0)})`;
 }

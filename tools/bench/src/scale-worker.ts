@@ -8,6 +8,8 @@
 //             (recall@10 and dense search cost per candidates × ef_search setting)
 //   prepare  --index DIR --dims D   (convert an older index to the current formats once, before timing it)
 //   store-latency --index STORE_DIR --src OBLIQA_INDEX --queries FILE --dims D [--n 200] [--recall-n 100]  (the store alone)
+//   (latency, store-latency also print storeOpen (how the graph was opened: viewed / extended / none) and
+//    servingRssSplitMb: resident anonymous vs file-backed MB after the searches; a viewed graph is file-backed)
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
@@ -16,7 +18,7 @@ import { evaluateRun, loadQrels, type RunEntry } from "@hierdoc/eval";
 import { createReranker } from "@hierdoc/rerank";
 import { MemoryStore, snapshotRowVectors, type MemoryAnnConfig } from "@hierdoc/store-adapters-memory";
 import { HierarchicalDocumentTool } from "@hierdoc/tool";
-import { copyManifest, loadEmbedder, manifestConfig, peakRssMb, readIndexRecords, readQueries } from "./pool.js";
+import { copyManifest, loadEmbedder, manifestConfig, peakRssMb, readIndexRecords, readQueries, rssSplitMb } from "./pool.js";
 import { COPY_SHAPES, cosine, projectedEmbedder, projection, scaleRecord } from "./scale-vectors.js";
 import { annSweep } from "./scale-recall.js";
 import { summarize } from "./stats.js";
@@ -133,6 +135,7 @@ async function latency(): Promise<object> {
   }
   const hybridStagesMs = Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, summarize(v)]));
   const servingPeakRssMb = peakRssMb();
+  const servingRssSplitMb = rssSplitMb();
   // ANN recall@10: the store's answer against an exact scan of the vectors file of the same snapshot.
   const recallN = Number(opt("recall-n", "200"));
   const manifest = JSON.parse(readFileSync(join(dir, "store", "manifest.json"), "utf8")) as { count: number; files: { vectors: { name: string }; ann?: unknown } };
@@ -162,7 +165,7 @@ async function latency(): Promise<object> {
   }
   const chunks = tool.chunkCount;
   await tool.close();
-  return { dims, chunks, ann: opt("quantization", "f32") !== "off", annOnDisk: manifest.files.ann !== undefined, openMs, openCpuMs, latency: latencyMs, cpu: cpuMs, hybridStagesMs, servingPeakRssMb, recallAt10: asked ? hit / (asked * 10) : null, recallQueries: asked, loadAverage: loads };
+  return { dims, chunks, ann: opt("quantization", "f32") !== "off", annOnDisk: manifest.files.ann !== undefined, openMs, openCpuMs, storeOpen: store.openInfo, latency: latencyMs, cpu: cpuMs, hybridStagesMs, servingPeakRssMb, servingRssSplitMb, recallAt10: asked ? hit / (asked * 10) : null, recallQueries: asked, loadAverage: loads };
 }
 
 /** The store alone (no BM25 / tool): open time, dense search wall and CPU per query, peak RSS, ANN recall@10 against an exact scan. */
@@ -182,6 +185,7 @@ async function storeLatency(): Promise<object> {
   const { wall, cpu, results: answers } = await timeQueries(queries, async (v) => (await store.vectorSearch({ vector: v, topK: 10 })).map((h) => h.id), 0);
   loads.push(load());
   const servingPeakRssMb = peakRssMb();
+  const servingRssSplitMb = rssSplitMb();
   const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { count: number; files: { vectors: { name: string }; ann?: unknown } };
   const { vectors } = snapshotRowVectors(dir);
   const ids: string[] = [];
@@ -208,7 +212,7 @@ async function storeLatency(): Promise<object> {
     for (const [r] of top) if (got.has(ids[r])) hit++;
   }
   await store.close();
-  return { dims, chunks: manifest.count, annOnDisk: manifest.files.ann !== undefined, openMs, openCpuMs, semantic: summarize(wall), semanticCpu: summarize(cpu), servingPeakRssMb, recallAt10: hit / (recallN * 10), recallQueries: recallN, loadAverage: loads };
+  return { dims, chunks: manifest.count, annOnDisk: manifest.files.ann !== undefined, openMs, openCpuMs, storeOpen: store.openInfo, semantic: summarize(wall), semanticCpu: summarize(cpu), servingPeakRssMb, servingRssSplitMb, recallAt10: hit / (recallN * 10), recallQueries: recallN, loadAverage: loads };
 }
 
 /** ObliQA dev R@10 / MAP@10 (hybrid with the default reranker, and semantic), exact store vs the HNSW graph. */
