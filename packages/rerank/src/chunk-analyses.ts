@@ -33,12 +33,14 @@ export interface ChunkAnalysis {
 /**
  * A bounded cache of chunk analyses keyed by chunk id: a chunk's content, section title, parent chain,
  * context and defined terms as stem ids of one {@link StemVocabulary}. A cached part is reused only when
- * the candidate's text is the same string (re-ingested chunks are analysed anew); titles, chains,
- * contexts and terms shared by many chunks are analysed once by text. Each cache starts over when full.
+ * the candidate's text is the same string (re-ingested chunks are analysed anew); below the id cache
+ * every text is also cached by text, so chunks sharing a text (copies, boilerplate) and titles, chains,
+ * contexts and terms shared by many chunks are analysed once. Each cache starts over when full.
  */
 export class ChunkAnalyses {
   private vocab = new StemVocabulary();
   private readonly chunks = new Map<string, ChunkAnalysis>();
+  private readonly contents = new Map<string, Int32Array>();
   private readonly texts = new Map<string, Int32Array>();
   private readonly termsByText = new Map<string, TermAnalysis>();
 
@@ -47,6 +49,7 @@ export class ChunkAnalyses {
     if (this.vocab.size >= VOCABULARY_LIMIT) {
       this.vocab = new StemVocabulary();
       this.chunks.clear();
+      this.contents.clear();
       this.texts.clear();
       this.termsByText.clear();
     }
@@ -59,7 +62,7 @@ export class ChunkAnalyses {
     if (a === undefined) {
       if (this.chunks.size >= CACHE_LIMIT) this.chunks.clear();
       a = {
-        content: c.content, ids: this.vocab.idsOf(c.content), lower: undefined,
+        content: c.content, ids: this.contentIdsOf(c.content), lower: undefined,
         title: c.sectionTitle, titleIds: this.idsOf(c.sectionTitle),
         chain: [...c.parentChain], chainIds: this.idsOf(c.parentChain.join(" ")),
         context: c.context, contextIds: this.idsOf(c.context),
@@ -69,7 +72,7 @@ export class ChunkAnalyses {
     } else {
       if (a.content !== c.content) {
         a.content = c.content;
-        a.ids = this.vocab.idsOf(c.content);
+        a.ids = this.contentIdsOf(c.content);
         a.lower = undefined;
       }
       if (a.title !== c.sectionTitle) {
@@ -91,6 +94,17 @@ export class ChunkAnalyses {
       a.termAnalyses = a.terms.map((t) => this.termOf(t));
     }
     return a;
+  }
+
+  /** The stem ids of a chunk's content, cached by text too: chunks with the same text (copies, boilerplate) share one analysis. */
+  private contentIdsOf(text: string): Int32Array {
+    let ids = this.contents.get(text);
+    if (ids === undefined) {
+      if (this.contents.size >= CACHE_LIMIT) this.contents.clear();
+      ids = this.vocab.idsOf(text);
+      this.contents.set(text, ids);
+    }
+    return ids;
   }
 
   /** The stem ids of a short text, cached by text. */

@@ -43,7 +43,8 @@ export class LearnedReranker implements Reranker {
    * (default all) carry their feature values as `reasons`.
    */
   order(candidates: readonly RerankCandidate[], rows: readonly FeatureRow[], topN = candidates.length): RerankScore[] {
-    const scored = candidates.map((c, i) => ({ i, id: c.id, score: scoreRow(this.model, rows[i]) }));
+    const scratch = new Float64Array(this.model.features.length);
+    const scored = candidates.map((c, i) => ({ i, id: c.id, score: scoreRow(this.model, rows[i], scratch) }));
     scored.sort((a, b) => b.score - a.score || a.i - b.i);
     return scored.slice(0, topN).map((x) => ({ id: x.id, score: x.score, reasons: reasonsOf(this.model, rows[x.i]) }));
   }

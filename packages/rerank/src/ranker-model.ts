@@ -128,10 +128,14 @@ export function loadRankerModel(file: string): RankerModel {
   return parseRankerModel(json, file);
 }
 
-/** The model's score of one candidate (higher is better). */
-export function scoreRow(model: RankerModel, row: FeatureRow): number {
-  const x = model.features.map((f) => row[f]);
-  return scoreVector(model, x);
+/**
+ * The model's score of one candidate (higher is better). `scratch` (at least `model.features.length`
+ * long) spares a vector per call when scoring many rows.
+ */
+export function scoreRow(model: RankerModel, row: FeatureRow, scratch: Float64Array = new Float64Array(model.features.length)): number {
+  const { features } = model;
+  for (let j = 0; j < features.length; j++) scratch[j] = row[features[j]];
+  return scoreVector(model, scratch);
 }
 
 /** The model's score of a feature vector in the order of `model.features`. */

@@ -1,5 +1,6 @@
 // Learned reranker benchmark (issue 17) → the marked "Learned reranker" section of docs/benchmarks.md.
-//   node tools/bench/dist/ranker-bench.js [--work DIR] [--out FILE] [--kind trees|linear] [--latency-queries N] [--skip-train]
+//   node tools/bench/dist/ranker-bench.js [--work DIR] [--out FILE] [--kind trees|linear] [--latency-queries N] [--skip-train] [--latency-only]
+// --latency-only: only part 3 (with --skip-train), written to $WORK/ranker-latency.json; the doc is left alone.
 // --skip-train: report the cross-validated numbers recorded in the shipped model by the train-ranker run that wrote it.
 // 1. ObliQA dev, k-fold by question: `hierdoc train-ranker` (fused / lexical / learned, held out).
 // 2. The model shipped with @hierdoc/rerank on sets it was not trained on: PolicyQA dev, and US Code / CFR
@@ -140,12 +141,22 @@ async function main(): Promise<void> {
   const machine = machineInfo();
   mkdirSync(work, { recursive: true });
   if (!existsSync(q("obliqa.qrels.json"))) run([qrelsCli, "obliqa", "--corpus", join(corpora, "obliqa"), "--out", q("obliqa.qrels.json"), "--queries", q("obliqa.queries.jsonl")]);
-  if (!existsSync(q("policyqa.qrels.json"))) {
+  const latencyOnly = argv.includes("--latency-only");
+  if (!latencyOnly && !existsSync(q("policyqa.qrels.json"))) {
     run([qrelsCli, "policyqa", "--input", join(corpora, "policyqa/dev.json"), "--docs-dir", q("policyqa-docs"), "--out", q("policyqa.qrels.json"), "--queries", q("policyqa.queries.jsonl")]);
   }
   if (!existsSync(q("idx-obliqa/hierdoc.json"))) run([cli, "ingest", join(corpora, "obliqa/StandardizedRegulatoryDocumentsTXT"), "--index", q("idx-obliqa"), "--quiet"]);
-  if (!existsSync(q("idx-policyqa/hierdoc.json"))) run([cli, "ingest", q("policyqa-docs"), "--index", q("idx-policyqa"), "--quiet"]);
+  if (!latencyOnly && !existsSync(q("idx-policyqa/hierdoc.json"))) run([cli, "ingest", q("policyqa-docs"), "--index", q("idx-policyqa"), "--quiet"]);
 
+  if (latencyOnly) {
+    // Only the rerank compute rows (for measuring the stage): the doc is not written.
+    log(`ObliQA dev latency, first ${latencyQueries} queries`);
+    const latency = await rerankQuality(q("idx-obliqa"), q("obliqa.qrels.json"), latencyQueries);
+    const out = { started: started.toISOString(), finished: new Date().toISOString(), loadAtStart: machine.loadAverage, loadAtEnd: loadavg(), latency };
+    writeFileSync(q("ranker-latency.json"), JSON.stringify(out, null, 1));
+    log(`wrote ${q("ranker-latency.json")}`);
+    return;
+  }
   let cv: RankerBenchResults["cv"];
   let shippedSame: boolean | "not checked";
   if (argv.includes("--skip-train")) {
