@@ -17,6 +17,7 @@ export { trainLinearRanker, type LinearTrainOptions } from "./train-linear.js";
 export { trainTreesRanker, type TreesTrainOptions } from "./train-trees.js";
 export { candidateFromResult, toTrainingGroups, crossValidateScores, type LabelledQuery } from "./training.js";
 export { analyze, stems, ngrams, minimalWindow, type Token } from "./text.js";
+export { StemVocabulary } from "./stem-vocabulary.js";
 export { CohereReranker, type CohereRerankerOptions } from "./cohere-reranker.js";
 export { VoyageReranker, type VoyageRerankerOptions } from "./voyage-reranker.js";
 export { JinaReranker, type JinaRerankerOptions } from "./jina-reranker.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import type { RerankCandidate } from "@hierdoc/core";
 import { GDPR_MARKDOWN, bm25Rank, cosineSimilarity, gdprArticleRecords, gdprSkipNote, hasGdpr, lexicalHashVector } from "@hierdoc/core/testing";
-import { FEATURE_NAMES, FeatureExtractor, type FeatureRow } from "@hierdoc/rerank";
+import { FEATURE_NAMES, FeatureExtractor, StemVocabulary, stems, type FeatureRow } from "@hierdoc/rerank";
 import { ReferenceFeatureExtractor } from "./reference-extractor.js";
 
 /** GDPR articles as fused hybrid candidates: BM25 and hashed-vector cosine legs, reciprocal-rank fused, top 50. */
@@ -126,6 +126,7 @@ describe("FeatureExtractor is bit-identical to the reference on edge cases", () 
     ["Rule 2.14 and § 478.11", [cand("Rule 2.14", "see rule 2.14 and 478.11"), cand("x", "Section 478.11 applies", { sectionId: "§ 478.11" }), cand("y", "nothing")]],
     ["no candidates match", [cand("a", "alpha beta"), cand("b", "gamma")]],
     ["one", [cand("a", "one")]],
+    ["math 𝐀𝐁𝐂 letters", [cand("a", "Math letters 𝐀𝐁𝐂 and emoji 😀"), cand("b", "math letters")]],
   ];
 
   it("for unicode, repeated stems, section ids, single candidates and empty texts", () => {
@@ -134,5 +135,35 @@ describe("FeatureExtractor is bit-identical to the reference on edge cases", () 
     // The same candidate ids with other texts, on the warm extractor: the cache must notice.
     const swapped = sets[1][1].map((c, i) => ({ ...c, content: sets[0][1][i].content }));
     expectIdentical(fast.extract(sets[0][0], swapped), new ReferenceFeatureExtractor().extract(sets[0][0], swapped), "swapped");
+  });
+});
+
+describe("StemVocabulary", () => {
+  const texts = [
+    "The Controller shall, taking into account the nature of the processing — Article 28(3)(a)!",
+    "Die Straße und das Café: naïve Ärzte über alles; İstanbul ﬁnance ΣΊΣΥΦΟΣ",
+    "Math letters 𝐀𝐁𝐂 and emoji 😀 between words, x y z 9.3 a1 b2",
+    "",
+    "   ...   ",
+    "don’t re-use e-mail addresses’ owners’ data",
+  ];
+
+  it("gives the ids of stems() in order, in place and through the regular-expression split, warm and cold", () => {
+    const corpus = hasGdpr ? gdprArticleRecords(GDPR_MARKDOWN, 8).map((r) => r.record.content) : [];
+    const v = new StemVocabulary();
+    for (const pass of [1, 2]) {
+      for (const t of [...texts, ...corpus]) expect([pass, Array.from(v.idsOf(t), (id) => v.stemOf(id))]).toEqual([pass, stems(t)]);
+    }
+    expect(v.size).toBeGreaterThan(hasGdpr ? 1000 : 20);
+  });
+
+  it("keeps ids stable when its word memo starts over", () => {
+    const v = new StemVocabulary({ wordMemoLimit: 50 });
+    const many = Array.from({ length: 400 }, (_, i) => `word${i} term${i % 7} annual`).join(" ");
+    const first = v.idsOf(many);
+    const again = v.idsOf(many);
+    expect(again).toEqual(first);
+    expect(Array.from(first, (id) => v.stemOf(id))).toEqual(stems(many));
+    expect(v.idOf("annual")).toBe(v.idsOf("Annual")[0]);
   });
 });
