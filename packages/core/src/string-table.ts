@@ -58,6 +58,12 @@ export class PackedStrings {
     return this.decoded.length;
   }
 
+  /** String `i` decoded again (or as kept), not kept: for a pass over every string. Undefined out of range. */
+  decode(i: number): string | undefined {
+    if (!(i >= 0 && i < this.decoded.length)) return undefined;
+    return this.decoded[i] ?? this.bytes.toString("utf8", this.offsets[i], Math.max(this.offsets[i], this.offsets[i + 1]));
+  }
+
   /** String `i`; undefined when `i` is out of range. */
   get(i: number): string | undefined {
     if (!(i >= 0 && i < this.decoded.length)) return undefined;

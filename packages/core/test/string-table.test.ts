@@ -22,6 +22,8 @@ describe("PackedStrings", () => {
     expect(packed.length).toBe(strings.length);
     expect(strings.map((_, i) => packed.get(i))).toEqual(strings);
     expect(packed.get(3)).toBe(packed.get(3));
+    expect(strings.map((_, i) => packed.decode(i))).toEqual(strings);
+    expect(packed.decode(strings.length)).toBeUndefined();
     expect(packed.get(-1)).toBeUndefined();
     expect(packed.get(strings.length)).toBeUndefined();
   });

@@ -6,5 +6,6 @@ export { matchTechnicalTerms } from "./technical-terms.js";
 export { extractCrossReferences, type LocatedCrossReference } from "./extract-cross-references.js";
 export { SectionResolver, sectionKey, type ResolverEntry } from "./section-resolver.js";
 export { type SectionResolverState, type ResolverChunkList } from "./resolver-state.js";
+export { encodeDefinitions, decodeDefinitions, type DefinitionTable, type DefinitionLists } from "./definition-table.js";
 export { DocumentMap, paragraphs, isDefinitionsTitle, type Paragraph } from "./document-map.js";
 export { codeTitleName, documentCodeTitle, parseCodeTitle, type CodeTitle, type CodeTitleEvidence } from "./code-title.js";

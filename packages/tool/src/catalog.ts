@@ -86,7 +86,7 @@ export class Catalog {
     const flat = this.flat;
     if (!flat) return;
     const entries: CatalogEntry[] = new Array(flat.count);
-    for (let p = 0; p < flat.count; p++) entries[p] = flat.entryAt(p)!;
+    for (let p = 0; p < flat.count; p++) entries[p] = flat.entryAt(p, "decode")!;
     this.load(entries, this.cachedFingerprint ?? undefined);
   }
 
@@ -192,9 +192,12 @@ export class Catalog {
     return this.flat ? this.flat.count : this.entries.size;
   }
 
-  /** Every entry in store order (a persisted catalog builds each as it is reached). */
-  all(): IterableIterator<CatalogEntry> {
-    return this.flat ? flatEntries(this.flat) : this.entries.values();
+  /**
+   * Every entry in store order (a persisted catalog builds each as it is reached). `ids: false` is for a pass
+   * that reads no id: entries of a persisted catalog then have an empty `id` (no id is decoded).
+   */
+  all(options: { ids?: boolean } = {}): IterableIterator<CatalogEntry> {
+    return this.flat ? flatEntries(this.flat, options.ids === false ? "none" : "decode") : this.entries.values();
   }
 
   sources(): string[] {
@@ -232,7 +235,10 @@ export class Catalog {
     const h = createHash("sha256");
     const flat = this.flat;
     if (flat) {
-      for (const p of flat.idOrder) h.update(`${flat.idAt(p)}\u0000${flat.entryAt(p)!.fileHash}\n`);
+      for (const p of flat.idOrder) {
+        const e = flat.entryAt(p, "decode")!;
+        h.update(`${e.id}\u0000${e.fileHash}\n`);
+      }
     } else {
       for (const id of [...this.entries.keys()].sort()) h.update(`${id}\u0000${this.entries.get(id)!.fileHash}\n`);
     }
@@ -241,6 +247,6 @@ export class Catalog {
   }
 }
 
-function* flatEntries(flat: FlatCatalog): IterableIterator<CatalogEntry> {
-  for (let p = 0; p < flat.count; p++) yield flat.entryAt(p)!;
+function* flatEntries(flat: FlatCatalog, id: "decode" | "none"): IterableIterator<CatalogEntry> {
+  for (let p = 0; p < flat.count; p++) yield flat.entryAt(p, id)!;
 }

@@ -37,7 +37,7 @@ export class CodeTitleScope {
     // A document's title depends only on the distinct alias lists and headings of its chunks (chunks of one
     // section repeat them, and catalog entries share equal lists): collect those once per source.
     const evidence = new Map<string, { aliases: Set<readonly string[]>; headings: Set<string> }>();
-    for (const e of this.catalog.all()) {
+    for (const e of this.catalog.all({ ids: false })) {
       let ev = evidence.get(e.sourcePath);
       if (!ev) evidence.set(e.sourcePath, (ev = { aliases: new Set(), headings: new Set() }));
       if (e.sectionAliases.length > 0) ev.aliases.add(e.sectionAliases);

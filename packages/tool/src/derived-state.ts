@@ -2,7 +2,7 @@ import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { endianness } from "node:os";
 import { HierdocError, PackedStrings, StringTable, type DefinitionEntry } from "@hierdoc/core";
-import type { SectionResolverState } from "@hierdoc/definitions";
+import { decodeDefinitions, encodeDefinitions, type SectionResolverState } from "@hierdoc/definitions";
 import { writeFileAtomic, type ExactIndexState } from "@hierdoc/keyword-search";
 import type { CatalogEntry } from "./catalog.js";
 import { CATALOG_COLUMNS, FlatCatalog } from "./flat-catalog.js";
@@ -43,9 +43,14 @@ interface Header {
   exactKeys: string[];
   resolverKeys: string[];
   chunks: number;
-  /** Int32 counts of the blobs after the header: catalog lists, catalog columns, exact data, resolver data, id offsets, id order. */
-  blobs: [number, number, number, number, number, number];
-  /** Byte counts of the UTF-8 parts after the blobs: the packed ids, the definitions JSON. */
+  /** Key lists of the definition table (see `encodeDefinitions`); null when the definitions are stored as JSON. */
+  definitionShapes: string[][] | null;
+  /**
+   * Int32 counts of the blobs after the header: catalog lists, catalog columns, exact data, resolver data,
+   * id offsets, id order, definition table, definition string offsets.
+   */
+  blobs: [number, number, number, number, number, number, number, number];
+  /** Byte counts of the UTF-8 parts after the blobs: the packed ids, the packed definition strings (or their JSON). */
   bytes: [number, number];
 }
 
@@ -53,12 +58,13 @@ interface Header {
  * Writes `dir/derived.bin` atomically. Layout: 7-byte magic and a format-version byte, uint32 header length,
  * a small JSON header (stamp, fingerprint, pooled strings, the keys of the exact index and resolver, sizes),
  * padding to 4 bytes, int32 blobs (catalog string lists, catalog columns ({@link CATALOG_COLUMNS} per entry),
- * exact index, resolver, id offsets, positions in id order), then the ids packed as UTF-8 and the definitions as JSON.
+ * exact index, resolver, id offsets, positions in id order, definition table, definition string offsets), then the
+ * ids and the definitions' strings packed as UTF-8 (the definitions as JSON when they hold other values than strings and integers).
  * @throws HierdocError E_INTERNAL when it cannot be written.
  */
 export async function writeDerivedState(dir: string, state: DerivedState): Promise<void> {
-  const table = new StringTable();
-  const str = (s: string | undefined) => table.intern(s);
+  const strings = new StringTable();
+  const str = (s: string | undefined) => strings.intern(s);
   const lists: number[] = [];
   const listIndex = new Map<readonly string[], number>();
   const list = (l: readonly string[] | undefined) => {
@@ -94,12 +100,14 @@ export async function writeDerivedState(dir: string, state: DerivedState): Promi
   const listData = Int32Array.from(lists);
   const packed = PackedStrings.pack(ids);
   const order = Int32Array.from(ids.keys()).sort((a, b) => (ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : 0));
-  const definitions = Buffer.from(JSON.stringify(state.definitions), "utf8");
+  const table = encodeDefinitions(state.definitions);
+  const defStrings = table ? PackedStrings.pack(table.strings) : { bytes: Buffer.from(JSON.stringify(state.definitions), "utf8"), offsets: new Int32Array(0) };
+  const defData = table?.data ?? new Int32Array(0);
   const header: Header = {
     format: "hierdoc-derived", version: FORMAT_VERSION, endianness: endianness(), stamp: state.stamp, fingerprint: state.fingerprint,
-    strings: table.strings, exactKeys: state.exact.keys, resolverKeys: state.resolver.keys, chunks: n,
-    blobs: [listData.length, columns.length, state.exact.data.length, state.resolver.data.length, packed.offsets.length, order.length],
-    bytes: [packed.bytes.length, definitions.length],
+    strings: strings.strings, exactKeys: state.exact.keys, resolverKeys: state.resolver.keys, chunks: n, definitionShapes: table?.shapes ?? null,
+    blobs: [listData.length, columns.length, state.exact.data.length, state.resolver.data.length, packed.offsets.length, order.length, defData.length, defStrings.offsets.length],
+    bytes: [packed.bytes.length, defStrings.bytes.length],
   };
   const json = Buffer.from(JSON.stringify(header), "utf8");
   const len = Buffer.alloc(4);
@@ -109,7 +117,7 @@ export async function writeDerivedState(dir: string, state: DerivedState): Promi
   await writeFileAtomic(dir, DERIVED_FILE_NAME, [
     MAGIC, Buffer.from([FORMAT_VERSION]), len, json, pad,
     bytes(listData), bytes(columns), bytes(state.exact.data), bytes(state.resolver.data), bytes(packed.offsets), bytes(order),
-    packed.bytes, definitions,
+    bytes(defData), bytes(defStrings.offsets), packed.bytes, defStrings.bytes,
   ]);
 }
 
@@ -141,7 +149,7 @@ export async function readDerivedState(dir: string): Promise<LoadedDerivedState 
   }
   if (h.format !== "hierdoc-derived" || h.version !== FORMAT_VERSION) throw corrupt(`unsupported format version ${h.version}`);
   if (h.endianness !== endianness()) throw corrupt(`written on a ${h.endianness} machine`);
-  if (h.blobs?.length !== 6 || h.bytes?.length !== 2 || !Array.isArray(h.strings)) throw corrupt("bad header (sizes missing)");
+  if (h.blobs?.length !== 8 || h.bytes?.length !== 2 || !Array.isArray(h.strings)) throw corrupt("bad header (sizes missing)");
   let pos = 12 + jsonLen;
   pos += (4 - (pos % 4)) % 4;
   const expected = pos + 4 * h.blobs.reduce((a, b) => a + b, 0) + h.bytes[0] + h.bytes[1];
@@ -157,7 +165,7 @@ export async function readDerivedState(dir: string): Promise<LoadedDerivedState 
     pos += count;
     return b;
   };
-  const [lists, columns, exact, resolver, idOffsets, order] = h.blobs.map(i32);
+  const [lists, columns, exact, resolver, idOffsets, order, defData, defOffsets] = h.blobs.map(i32);
   if (idOffsets.length !== h.chunks + 1) throw corrupt("id offsets do not match the chunk count");
   let catalog: FlatCatalog;
   try {
@@ -167,7 +175,13 @@ export async function readDerivedState(dir: string): Promise<LoadedDerivedState 
   }
   let definitions: DerivedState["definitions"];
   try {
-    definitions = JSON.parse(utf8(h.bytes[1]).toString("utf8")) as DerivedState["definitions"];
+    const defBytes = utf8(h.bytes[1]);
+    if (h.definitionShapes) {
+      const defStrings = new PackedStrings(defBytes, defOffsets);
+      definitions = decodeDefinitions({ shapes: h.definitionShapes, data: defData, stringCount: defStrings.length, string: (i) => defStrings.get(i) });
+    } else {
+      definitions = JSON.parse(defBytes.toString("utf8")) as DerivedState["definitions"];
+    }
   } catch (err) {
     throw corrupt(`bad definitions (${(err as Error).message})`);
   }

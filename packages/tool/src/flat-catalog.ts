@@ -78,13 +78,17 @@ export class FlatCatalog {
     return this.data.order;
   }
 
-  /** The entry at a position, built now (lists are shared between entries and frozen); undefined out of range. */
-  entryAt(position: number): CatalogEntry | undefined {
+  /**
+   * The entry at a position, built now (lists are shared between entries and frozen); undefined out of range.
+   * `id`: "keep" decodes the id and keeps it for the next call (lookups), "decode" does not keep it (full
+   * scans), "none" leaves it empty (scans that read no id).
+   */
+  entryAt(position: number, id: "keep" | "decode" | "none" = "keep"): CatalogEntry | undefined {
     if (!(position >= 0 && position < this.count)) return undefined;
     const c = this.data.columns;
     const o = position * CATALOG_COLUMNS;
     return {
-      id: this.data.ids.get(position)!,
+      id: id === "keep" ? this.data.ids.get(position)! : id === "decode" ? this.data.ids.decode(position)! : "",
       sourcePath: this.str(c[o]),
       chunkIndex: c[o + 1],
       sectionId: this.str(c[o + 2]),

@@ -48,24 +48,35 @@ export class TitlePhraseIndex {
 
   private build(): Titles {
     if (this.titles) return this.titles;
-    const first = new Map<string, { chunkIndex: number; chunkId: string; title: string }>();
+    // The first chunk of each section (by source, then section id), read without joining keys.
+    const first = new Map<string, Map<string, { chunkIndex: number; chunkId: string; title: string; sectionId: string }>>();
     for (const e of this.catalog.all()) {
       if (!e.sectionTitle) continue;
-      const key = `${e.sourcePath}\u0000${e.sectionId}`;
-      const seen = first.get(key);
-      if (!seen || e.chunkIndex < seen.chunkIndex) first.set(key, { chunkIndex: e.chunkIndex, chunkId: e.id, title: stripId(e.sectionTitle, e.sectionId) });
+      let sections = first.get(e.sourcePath);
+      if (!sections) first.set(e.sourcePath, (sections = new Map()));
+      const seen = sections.get(e.sectionId);
+      if (!seen) sections.set(e.sectionId, { chunkIndex: e.chunkIndex, chunkId: e.id, title: e.sectionTitle, sectionId: e.sectionId });
+      else if (e.chunkIndex < seen.chunkIndex) Object.assign(seen, { chunkIndex: e.chunkIndex, chunkId: e.id, title: e.sectionTitle });
     }
     const titles: Titles = { texts: [], chunkIds: [], byWord: new Map() };
-    for (const t of first.values()) {
-      if (!t.title) continue;
-      const text = normalize(t.title);
-      const at = titles.texts.push(` ${text} `) - 1;
-      titles.chunkIds.push(t.chunkId);
-      for (const w of new Set(text.split(" "))) {
-        if (!w) continue;
-        const list = titles.byWord.get(w);
-        if (list) list.push(at);
-        else titles.byWord.set(w, [at]);
+    /** Normalised text and words of each stripped title (sections of many files repeat them). */
+    const known = new Map<string, { text: string; words: string[] }>();
+    for (const sections of first.values()) {
+      for (const t of sections.values()) {
+        const stripped = stripId(t.title, t.sectionId);
+        if (!stripped) continue;
+        let norm = known.get(stripped);
+        if (!norm) {
+          const text = normalize(stripped);
+          known.set(stripped, (norm = { text: ` ${text} `, words: [...new Set(text.split(" "))].filter(Boolean) }));
+        }
+        const at = titles.texts.push(norm.text) - 1;
+        titles.chunkIds.push(t.chunkId);
+        for (const w of norm.words) {
+          const list = titles.byWord.get(w);
+          if (list) list.push(at);
+          else titles.byWord.set(w, [at]);
+        }
       }
     }
     return (this.titles = titles);

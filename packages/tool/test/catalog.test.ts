@@ -114,6 +114,8 @@ describe("Catalog.loadFlat (a persisted catalog served in place from derived.bin
     }
     expect(loaded.idsOf("docs/none.md")).toEqual([]);
     expect(loaded.fingerprint()).toBe(built.fingerprint());
+    // A pass that reads no id gets every other field.
+    expect([...loaded.all({ ids: false })]).toEqual([...built.all()].map((e) => ({ ...e, id: "" })));
     // Entries of one section share their (frozen) lists.
     const [a, b] = loaded.idsOf("docs/f1.md").map((id) => loaded.get(id)!);
     expect(a.parentChain).toBe(b.parentChain);
