@@ -96,14 +96,16 @@ export class BlockMaxScorer {
       let left = this.keep(lo, hi, prefix[first], theta);
       stats.candidates += left;
       for (let e = first - 1; e >= 0 && left > 0 && wb[order[e]] > 0; e--) {
-        this.addNonEssential(ctx, terms[order[e]], order[e], lo, hi, left);
-        left = this.keep(lo, hi, prefix[e], theta);
+        left = this.addNonEssential(ctx, terms[order[e]], order[e], lo, hi, left, prefix[e], theta);
       }
       if (left > 0) theta = this.scoreSurvivors(ctx, terms, lo, hi, heap, theta);
     }
   }
 
-  /** Adds the term's postings in the window to the accumulators, marking their documents. Returns postings read. */
+  /**
+   * Adds the term's postings in the window to the accumulators, marking their documents (an unmarked document's
+   * accumulator is 0: {@link keep} and {@link scoreSurvivors} reset what they unmark). Returns postings read.
+   */
   private accumulate(ctx: BlockMaxContext, term: QueryTerm, from: number, lo: number, hi: number): number {
     const { norms, tfMul, live, mask } = ctx;
     const { acc, seen } = this;
@@ -117,13 +119,8 @@ export class BlockMaxScorer {
       const tf = tfs[p];
       const w = weight * ((tf * tfMul) / (tf + norms[d]));
       const x = d - lo;
-      const bit = 1 << (x & 31);
-      if ((seen[x >>> 5] & bit) === 0) {
-        seen[x >>> 5] |= bit;
-        acc[x] = w;
-      } else {
-        acc[x] += w;
-      }
+      acc[x] += w;
+      seen[x >>> 5] |= 1 << (x & 31);
     }
     return p - from;
   }
@@ -139,16 +136,24 @@ export class BlockMaxScorer {
       while (bits !== 0) {
         const low = bits & -bits;
         bits ^= low;
-        if ((acc[(wi << 5) + 31 - Math.clz32(low)] + rest) * SLACK < theta) kept ^= low;
-        else left++;
+        const x = (wi << 5) + 31 - Math.clz32(low);
+        if ((acc[x] + rest) * SLACK < theta) {
+          kept ^= low;
+          acc[x] = 0;
+        } else {
+          left++;
+        }
       }
       seen[wi] = kept;
     }
     return left;
   }
 
-  /** Adds a non-essential term to the marked documents: a merge over its window postings, or probes when few are left. */
-  private addNonEssential(ctx: BlockMaxContext, term: QueryTerm, i: number, lo: number, hi: number, left: number): void {
+  /**
+   * Adds a non-essential term to the marked documents (a merge over its window postings, or a probe per document
+   * when few are left), then drops those whose score plus `rest` cannot reach `theta`. Returns how many are left.
+   */
+  private addNonEssential(ctx: BlockMaxContext, term: QueryTerm, i: number, lo: number, hi: number, left: number, rest: number, theta: number): number {
     const { norms, tfMul } = ctx;
     const { acc, seen, probe } = this;
     const { docs, tfs, n } = term.postings;
@@ -157,8 +162,10 @@ export class BlockMaxScorer {
     if (left * 8 < end - probe[i]) {
       const words = (hi - lo + 31) >>> 5;
       let p = probe[i];
+      let kept = 0;
       for (let wi = 0; wi < words; wi++) {
         let bits = seen[wi];
+        let still = bits;
         while (bits !== 0) {
           const low = bits & -bits;
           bits ^= low;
@@ -169,9 +176,16 @@ export class BlockMaxScorer {
             const tf = tfs[p];
             acc[x] += weight * ((tf * tfMul) / (tf + norms[d]));
           }
+          if ((acc[x] + rest) * SLACK < theta) {
+            still ^= low;
+            acc[x] = 0;
+          } else {
+            kept++;
+          }
         }
+        seen[wi] = still;
       }
-      return;
+      return kept;
     }
     for (let p = probe[i]; p < end; p++) {
       const x = docs[p] - lo;
@@ -180,6 +194,7 @@ export class BlockMaxScorer {
         acc[x] += weight * ((tf * tfMul) / (tf + norms[docs[p]]));
       }
     }
+    return this.keep(lo, hi, rest, theta);
   }
 
   /**
@@ -188,7 +203,7 @@ export class BlockMaxScorer {
    */
   private scoreSurvivors(ctx: BlockMaxContext, terms: readonly QueryTerm[], lo: number, hi: number, heap: TopK, theta: number): number {
     const { norms, tfMul } = ctx;
-    const { seen, probe, wb, suffix } = this;
+    const { acc, seen, probe, wb, suffix } = this;
     const m = terms.length;
     const words = (hi - lo + 31) >>> 5;
     for (let wi = 0; wi < words; wi++) {
@@ -197,7 +212,9 @@ export class BlockMaxScorer {
       while (bits !== 0) {
         const low = bits & -bits;
         bits ^= low;
-        const d = lo + (wi << 5) + 31 - Math.clz32(low);
+        const x = (wi << 5) + 31 - Math.clz32(low);
+        acc[x] = 0;
+        const d = lo + x;
         this.stats.scored++;
         let s = 0;
         let i = 0;
