@@ -12,7 +12,7 @@ export const DERIVED_FILE_NAME = "derived.bin";
 
 /** "HDDERIV" and the format version byte: a file of another version is told apart without parsing it. */
 const MAGIC = Buffer.from("HDDERIV", "latin1");
-const FORMAT_VERSION = 2;
+const FORMAT_VERSION = 3;
 
 /**
  * What `HierarchicalDocumentTool.open` otherwise derives from a full scan of the store: the catalog (in
