@@ -75,7 +75,8 @@ export class Bm25Index implements KeywordIndex {
 
   private ids: string[] = [];
   private sources: string[] = [];
-  private slotOf = new Map<string, number>();
+  /** Id → slot of the live documents; null until an update, `has` or an id filter first needs it (not on load). */
+  private slotMap: Map<string, number> | null = new Map();
   private live: Uint8Array<ArrayBufferLike> = new Uint8Array(16);
   private lens: Uint32Array<ArrayBufferLike> = new Uint32Array(16);
   /** Slots `0 … seg.docs − 1` and the postings of terms `0 … seg.terms − 1` as last built or loaded. */
@@ -131,7 +132,7 @@ export class Bm25Index implements KeywordIndex {
   /** Synchronous {@link upsert}. */
   upsertSync(docs: Iterable<KeywordDocument>): void {
     for (const doc of docs) {
-      const old = this.slotOf.get(doc.id);
+      const old = this.slotOf().get(doc.id);
       if (old !== undefined) this.removeSlot(old);
       const { tokens, length } = this.analyzer.analyze(doc.text);
       const seen: number[] = [];
@@ -161,7 +162,7 @@ export class Bm25Index implements KeywordIndex {
   /** Synchronous {@link remove}. */
   removeSync(ids: Iterable<string>): void {
     for (const id of ids) {
-      const slot = this.slotOf.get(id);
+      const slot = this.slotOf().get(id);
       if (slot !== undefined) this.removeSlot(slot);
     }
     this.maybeCompact();
@@ -195,7 +196,7 @@ export class Bm25Index implements KeywordIndex {
 
   /** True when a document with this id is indexed. */
   has(id: string): boolean {
-    return this.slotOf.has(id);
+    return this.slotOf().has(id);
   }
 
   /** Best `topK` documents that contain at least one query term, best first (ties: earlier insert first). */
@@ -249,7 +250,13 @@ export class Bm25Index implements KeywordIndex {
   scoreDocuments(query: string, ids?: readonly string[]): number[] {
     const touched = this.liveCount === 0 ? [] : scoreTerms(this.scoringContext(null), this.queryTerms(this.analyzer.analyze(query).tokens, false));
     const hit = new Set(touched);
-    const slots = ids ? ids.map((id) => this.slotOf.get(id) ?? -1) : this.liveSlots();
+    let slots: number[];
+    if (ids) {
+      const slotOf = this.slotOf();
+      slots = ids.map((id) => slotOf.get(id) ?? -1);
+    } else {
+      slots = this.liveSlots();
+    }
     return slots.map((s) => (s >= 0 && hit.has(s) ? this.scratch[s] : 0));
   }
 
@@ -283,6 +290,14 @@ export class Bm25Index implements KeywordIndex {
     index.restore(snap);
     index.loadedFormat = snap.formatVersion ?? null;
     return index;
+  }
+
+  /** Id → slot of the live documents, built on first use after a load or compaction (a million entries: ~0.5 s). */
+  private slotOf(): Map<string, number> {
+    if (this.slotMap) return this.slotMap;
+    const map = new Map<string, number>();
+    for (let s = 0; s < this.ids.length; s++) if (this.live[s]) map.set(this.ids[s], s);
+    return (this.slotMap = map);
   }
 
   private liveSlots(): number[] {
@@ -349,7 +364,7 @@ export class Bm25Index implements KeywordIndex {
       if (fs[i] > this.maxTf[t]) this.maxTf[t] = fs[i];
       if (length < this.minLen[t]) this.minLen[t] = length;
     }
-    this.slotOf.set(id, slot);
+    this.slotOf().set(id, slot);
     this.liveCount++;
     this.totalLen += length;
   }
@@ -358,7 +373,7 @@ export class Bm25Index implements KeywordIndex {
     if (!this.live[slot]) return;
     const ts = this.forward(slot).terms;
     for (let i = 0; i < ts.length; i++) this.df[ts[i]]--;
-    this.slotOf.delete(this.ids[slot]);
+    this.slotOf().delete(this.ids[slot]);
     this.live[slot] = 0;
     this.liveCount--;
     this.totalLen -= this.lens[slot];
@@ -401,8 +416,9 @@ export class Bm25Index implements KeywordIndex {
   private allowMask(allowIds: ReadonlySet<string> | undefined): Uint8Array | null {
     if (!allowIds) return null;
     const mask = new Uint8Array(this.ids.length);
+    const slotOf = this.slotOf();
     for (const id of allowIds) {
-      const s = this.slotOf.get(id);
+      const s = slotOf.get(id);
       if (s !== undefined) mask[s] = 1;
     }
     return mask;
@@ -528,8 +544,7 @@ export class Bm25Index implements KeywordIndex {
     this.fingerprint = snap.fingerprint;
     this.ids = snap.ids;
     this.sources = snap.sources;
-    this.slotOf = new Map();
-    for (let s = 0; s < n; s++) this.slotOf.set(snap.ids[s], s);
+    this.slotMap = null;
     this.live = new Uint8Array(n + 16).fill(1, 0, n);
     this.lens = snap.lens;
     this.seg = seg;
