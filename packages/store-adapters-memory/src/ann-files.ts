@@ -17,12 +17,18 @@ export interface MemoryOpenInfo {
   reason?: string;
 }
 
+/** True when the manifest lists a graph that covers all its rows (the store can open it memory-mapped). */
+export function graphCoversAll(manifest: SnapshotManifest): boolean {
+  return manifest.files.ann !== undefined && manifest.ann !== undefined && (manifest.ann.rows ?? manifest.count) === manifest.count;
+}
+
 /**
  * Opens the manifest's graph for `leg` when it is intact and built with the leg's settings: memory-mapped
- * when it covers every row, else loaded and extended with the rows appended since it was saved. Never
+ * when it covers all `count` rows, else loaded and extended with the rows appended since it was saved
+ * (taken from `matrix`, which then holds every row; it may be empty when the graph covers all rows). Never
  * throws: a graph is derived data, so a missing or damaged one only leaves searches exact (`reason` says why).
  */
-export async function openSavedGraph(dir: string, manifest: SnapshotManifest, leg: AnnLeg, matrix: VectorMatrix): Promise<MemoryOpenInfo> {
+export async function openSavedGraph(dir: string, manifest: SnapshotManifest, leg: AnnLeg, matrix: VectorMatrix, count: number): Promise<MemoryOpenInfo> {
   const s = manifest.ann;
   const entry = manifest.files.ann;
   if (s === undefined || entry === undefined) return { graph: "none", reason: "no graph saved" };
@@ -31,15 +37,15 @@ export async function openSavedGraph(dir: string, manifest: SnapshotManifest, le
     return { graph: "none", reason: `graph saved with other settings (m ${s.m}, ef_construction ${s.ef_construction}, ${s.quantization})` };
   }
   const rows = s.rows ?? manifest.count;
-  if (!Number.isInteger(rows) || rows < 0 || rows > matrix.length) return { graph: "none", reason: `graph covers ${rows} rows, the store has ${matrix.length}` };
+  if (!Number.isInteger(rows) || rows < 0 || rows > count) return { graph: "none", reason: `graph covers ${rows} rows, the store has ${count}` };
   const path = await checkedAnnFile(dir, manifest);
   if (path === undefined) return { graph: "none", reason: `graph file ${entry.name} is missing or damaged` };
   try {
-    const index = rows === matrix.length ? AnnIndex.view(path, leg.indexOptions()) : AnnIndex.load(path, leg.indexOptions());
+    const index = rows === count ? AnnIndex.view(path, leg.indexOptions()) : AnnIndex.load(path, leg.indexOptions());
     if (index.size !== rows) return { graph: "none", reason: `graph file ${entry.name} holds ${index.size} vectors, expected ${rows}` };
     const added = leg.adopt(index, entry, matrix);
     if (added === 0) return { graph: "viewed" };
-    return { graph: "extended", reason: `graph file ${entry.name} covers ${rows} of ${matrix.length} rows (rows appended after it was saved, e.g. by a killed ingest): ${added} added` };
+    return { graph: "extended", reason: `graph file ${entry.name} covers ${rows} of ${count} rows (rows appended after it was saved, e.g. by a killed ingest): ${added} added` };
   } catch (err) {
     return { graph: "none", reason: `graph file ${entry.name} cannot be read: ${(err as Error).message}` };
   }

@@ -2,7 +2,7 @@ import { AnnIndex, type AnnQuantization } from "@hierdoc/ann";
 import { HierdocError } from "@hierdoc/core";
 import type { SnapshotFileEntry } from "./snapshot.js";
 import { TopK } from "./top-k.js";
-import type { VectorMatrix } from "./vector-matrix.js";
+import type { RowScorer, VectorMatrix } from "./vector-matrix.js";
 
 /**
  * The memory store's approximate nearest-neighbour settings, as written in YAML under
@@ -129,7 +129,7 @@ export class AnnLeg {
     this.saved = { file, rows };
     this.savedStale = false;
     this.appended(matrix, rows);
-    return matrix.length - rows;
+    return Math.max(0, matrix.length - rows);
   }
 
   /**
@@ -198,14 +198,14 @@ export class AnnLeg {
 
   /**
    * The `k` best rows that `accept` lets through among the graph's approximate neighbours (at least
-   * `candidates`; see {@link candidateCount}), re-scored exactly against `matrix`, best first (ties by row).
-   * Fewer than `k` when the graph returned too few accepted rows.
+   * `candidates`; see {@link candidateCount}), re-scored exactly by `scorer` (the store's matrix, or its
+   * vectors files), best first (ties by row). Fewer than `k` when the graph returned too few accepted rows.
    */
-  search(matrix: VectorMatrix, query: Float32Array, k: number, candidates: number, accept?: (row: number) => boolean): Array<{ index: number; score: number }> {
+  search(scorer: RowScorer, query: Float32Array, k: number, candidates: number, accept?: (row: number) => boolean): Array<{ index: number; score: number }> {
     const index = this.index as AnnIndex;
     const rows = index.search(query, candidateCount(this.config, k, candidates)).map((h) => h.key);
     const kept = accept === undefined ? rows : rows.filter(accept);
-    const scores = matrix.scoreRows(query, kept);
+    const scores = scorer.scoreRows(query, kept);
     const top = new TopK(k);
     kept.forEach((row, i) => top.push(row, scores[i]));
     return top.sorted();

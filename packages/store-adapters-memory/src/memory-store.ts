@@ -9,15 +9,16 @@ import type {
 } from "@hierdoc/core";
 import { HierdocError, assertOpenDimensions, assertSameDimensions, assertSameEmbedder, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
 import { resolveAnnOptions } from "@hierdoc/ann";
-import { graphSettings, openSavedGraph, saveGraphTemp, type MemoryOpenInfo } from "./ann-files.js";
+import { graphCoversAll, graphSettings, openSavedGraph, saveGraphTemp, type MemoryOpenInfo } from "./ann-files.js";
 import { AnnLeg, resolveMemoryAnn, type MemoryAnnConfig, type ResolvedMemoryAnn } from "./ann-leg.js";
 import { readLegacySnapshot } from "./legacy-snapshot.js";
 import { decodeRecord, encodeRecord } from "./record-codec.js";
 import { RecordRows, type CompactionPolicy, type LoadedRows } from "./record-rows.js";
 import { DEFAULT_VERIFY_BYTES_AT_OPEN, readSegmented } from "./segment-snapshot.js";
+import type { SegmentVectors } from "./segment-vectors.js";
 import { readManifest, removeStale, type SnapshotManifest } from "./snapshot.js";
 import { replaceGraph, writeGeneration, type GraphWrite } from "./snapshot-writer.js";
-import { VectorMatrix } from "./vector-matrix.js";
+import { VectorMatrix, type RowScorer } from "./vector-matrix.js";
 
 /** Options of {@link MemoryStore}. */
 export interface MemoryStoreOptions {
@@ -62,6 +63,12 @@ export class MemoryStore implements VectorStoreAdapter {
   private readonly dir: string | undefined;
   private embedderId = "";
   private matrix: VectorMatrix | undefined;
+  /**
+   * The snapshot's vectors files while the matrix is not loaded yet: a store opened with a graph that
+   * covers every row re-scores graph candidates with positional reads and loads the matrix on the first
+   * operation that needs every vector (a write, an exact scan, `getWithVectors`).
+   */
+  private vectorFiles: SegmentVectors | undefined;
   /** Row-aligned with the matrix: ids, source paths and where each record line is. */
   private rows: RecordRows;
   private readonly verifyBytesAtOpen: number;
@@ -129,7 +136,8 @@ export class MemoryStore implements VectorStoreAdapter {
       this.checkManifest(manifest, options);
       try {
         const m = manifest;
-        loaded = await this.wrapIo("open", () => (m.version < 3 ? readLegacySnapshot(dir, m) : readSegmented(dir, m, this.verifyBytesAtOpen)));
+        const vectors = this.ann !== undefined && m.count >= this.ann.config.threshold && graphCoversAll(m) ? "open" : "read";
+        loaded = await this.wrapIo("open", () => (m.version < 3 ? readLegacySnapshot(dir, m) : readSegmented(dir, m, this.verifyBytesAtOpen, vectors)));
       } catch (err) {
         // A writer in another process may have replaced the snapshot between reading the manifest and
         // its files: read the new manifest and try again.
@@ -139,7 +147,8 @@ export class MemoryStore implements VectorStoreAdapter {
       }
     }
     if (manifest === undefined || loaded === undefined) return;
-    this.matrix.adopt(loaded.vectors, loaded.ids.length);
+    if (loaded.vectors !== undefined) this.matrix.adopt(loaded.vectors, loaded.ids.length);
+    this.vectorFiles = loaded.vectorFiles;
     if (this.rows.adopt(loaded) > 0) {
       const file = manifest.files.columns?.name ?? manifest.files.records?.name ?? "";
       this.clearRows();
@@ -150,6 +159,21 @@ export class MemoryStore implements VectorStoreAdapter {
     this.generation = manifest.generation;
     this.upgradePending = manifest.version < 3;
     await this.openAnn(manifest);
+    // Exact searches need every vector: without a usable graph the matrix is loaded now.
+    if (this.openInfo.graph !== "viewed") this.vectors("open");
+  }
+
+  /** The matrix with every vector, loaded from the vectors files first when the open deferred it. */
+  private vectors(operation: string): VectorMatrix {
+    const matrix = this.ready(operation);
+    const files = this.vectorFiles;
+    if (files !== undefined) {
+      const all = files.readAll();
+      files.close();
+      this.vectorFiles = undefined;
+      matrix.adopt(all, this.rows.size);
+    }
+    return matrix;
   }
 
   /**
@@ -162,12 +186,14 @@ export class MemoryStore implements VectorStoreAdapter {
   private async openAnn(manifest: SnapshotManifest): Promise<void> {
     const ann = this.ann;
     const matrix = this.matrix as VectorMatrix;
+    const count = this.rows.size;
     if (ann === undefined) return;
-    if (matrix.length < ann.config.threshold) {
-      this.openInfo = { graph: "none", reason: `${matrix.length} records, below ann.threshold ${ann.config.threshold}` };
+    if (count < ann.config.threshold) {
+      this.openInfo = { graph: "none", reason: `${count} records, below ann.threshold ${ann.config.threshold}` };
       return;
     }
-    this.openInfo = await openSavedGraph(this.dir as string, manifest, ann, matrix);
+    // Extending a graph that lacks rows needs them in the matrix (it is loaded unless the graph covers all).
+    this.openInfo = await openSavedGraph(this.dir as string, manifest, ann, matrix, count);
   }
 
   /**
@@ -177,7 +203,7 @@ export class MemoryStore implements VectorStoreAdapter {
    * @throws HierdocError E_STORE when the store is not open or the ANN library cannot load.
    */
   async buildAnnIndex(): Promise<boolean> {
-    const matrix = this.ready("buildAnnIndex");
+    const matrix = this.vectors("buildAnnIndex");
     this.ann?.buildIfDue(matrix);
     return this.ann?.active(matrix.length) ?? false;
   }
@@ -194,7 +220,7 @@ export class MemoryStore implements VectorStoreAdapter {
    *   record without an id, a record that cannot be serialised as JSON, or a vector with NaN values.
    */
   async upsert(records: StoreRecord[]): Promise<void> {
-    const matrix = this.ready("upsert");
+    const matrix = this.vectors("upsert");
     for (const { record, vector } of records) {
       if (typeof record?.id !== "string" || record.id.length === 0) {
         throw this.error("E_INVALID_ARGUMENT", "upsert", "every record needs a non-empty string id");
@@ -242,7 +268,7 @@ export class MemoryStore implements VectorStoreAdapter {
 
   /** Records with their stored (normalised) vectors; missing ids are skipped. */
   async getWithVectors(ids: string[]): Promise<StoreRecord[]> {
-    const matrix = this.ready("getWithVectors");
+    const matrix = this.vectors("getWithVectors");
     const out: StoreRecord[] = [];
     for (const id of ids) {
       const row = this.rows.rowById.get(id);
@@ -253,13 +279,13 @@ export class MemoryStore implements VectorStoreAdapter {
 
   /** Removes records by id; unknown ids are ignored. */
   async deleteByIds(ids: string[]): Promise<void> {
-    this.ready("deleteByIds");
+    this.vectors("deleteByIds");
     for (const id of ids) this.removeRow(id);
   }
 
   /** Removes every record whose `sourcePath` equals `sourcePath`. */
   async deleteBySource(sourcePath: string): Promise<void> {
-    this.ready("deleteBySource");
+    this.vectors("deleteBySource");
     const sources = this.rows.sources;
     const ids = this.rows.ids.filter((_, row) => sources[row] === sourcePath);
     for (const id of ids) this.removeRow(id);
@@ -306,7 +332,7 @@ export class MemoryStore implements VectorStoreAdapter {
       allowedRows = 0;
       for (const path of allowed) allowedRows += this.rows.sourceCounts.get(path) ?? 0;
     }
-    const hits = this.approximate(matrix, query.vector, k, allowedRows, accept) ?? matrix.search(query.vector, k, accept);
+    const hits = this.approximate(this.vectorFiles ?? matrix, query.vector, k, allowedRows, accept) ?? this.vectors("vectorSearch").search(query.vector, k, accept);
     const ids = this.rows.ids;
     return hits.map((hit) => ({ id: ids[hit.index], score: hit.score }));
   }
@@ -316,14 +342,14 @@ export class MemoryStore implements VectorStoreAdapter {
    * large enough that over-fetching `k × rows / allowed` (×2) candidates is still cheaper than a scan of
    * the subset; `undefined` (exact scan) otherwise, or when the candidates held fewer than `k` allowed rows.
    */
-  private approximate(matrix: VectorMatrix, vector: Float32Array, k: number, allowedRows: number, accept?: (row: number) => boolean): Array<{ index: number; score: number }> | undefined {
+  private approximate(scorer: RowScorer, vector: Float32Array, k: number, allowedRows: number, accept?: (row: number) => boolean): Array<{ index: number; score: number }> | undefined {
     const ann = this.ann;
     const rows = this.rows.size;
     if (ann === undefined || !ann.active(rows) || allowedRows < k) return undefined;
     const wanted = Math.max(2 * k, k + 10);
     const candidates = accept === undefined ? wanted : Math.ceil((wanted * rows) / allowedRows);
     if (accept !== undefined && (allowedRows < ann.config.threshold || candidates > rows / 4)) return undefined;
-    const hits = ann.search(matrix, vector, k, candidates, accept);
+    const hits = ann.search(scorer, vector, k, candidates, accept);
     return hits.length === k ? hits : undefined;
   }
 
@@ -358,6 +384,8 @@ export class MemoryStore implements VectorStoreAdapter {
   }
 
   private clearRows(): void {
+    this.vectorFiles?.close();
+    this.vectorFiles = undefined;
     this.rows.clear();
     this.ann?.clear();
   }

@@ -3,6 +3,7 @@ import { crc32 } from "node:zlib";
 import { PENDING, RowColumns } from "./row-columns.js";
 import { RowIndex } from "./row-index.js";
 import { corrupt, type SnapshotSegmentEntry } from "./snapshot.js";
+import type { SegmentVectors } from "./segment-vectors.js";
 import type { VectorMatrix } from "./vector-matrix.js";
 
 /** A segment of the open snapshot, with a read descriptor on its records file (kept open, so a writer deleting the file does not break reads). */
@@ -10,13 +11,15 @@ export interface Segment extends SnapshotSegmentEntry {
   fd: number;
 }
 
-/** What a snapshot reader hands the store: rows (in row order), their segments and the row-ordered vectors. */
+/** What a snapshot reader hands the store: rows (in row order), their segments and the row-ordered vectors (or their open files). */
 export interface LoadedRows {
   ids: string[];
   sources: string[];
   columns: RowColumns;
   segments: Segment[];
-  vectors: Float32Array;
+  /** The vectors in row order, unless the reader was asked to leave them in `vectorFiles`. */
+  vectors?: Float32Array;
+  vectorFiles?: SegmentVectors;
 }
 
 /** When a flush rewrites segments (see the README's "Compaction"). */

@@ -2,15 +2,14 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
-import { HierdocError } from "@hierdoc/core";
 import type { LoadedRows, Segment } from "./record-rows.js";
 import { RowColumns, ROW_BYTES } from "./row-columns.js";
-import { corrupt, openListedFile, type SnapshotFileEntry, type SnapshotManifest } from "./snapshot.js";
+import { SegmentVectors } from "./segment-vectors.js";
+import { corrupt, type SnapshotFileEntry, type SnapshotManifest } from "./snapshot.js";
 
 /** Records files up to this many bytes in all are checksummed whole at open (default of `verifyBytesAtOpen`). */
 export const DEFAULT_VERIFY_BYTES_AT_OPEN = 64 * 1024 * 1024;
 const BLOCK_BYTES = 4 * 1024 * 1024;
-const VECTOR_BLOCK_BYTES = 64 * 1024 * 1024;
 
 /** A small file read whole, its size and CRC-32 checked. */
 async function readSmall(dir: string, entry: SnapshotFileEntry): Promise<Buffer> {
@@ -29,11 +28,12 @@ async function readSmall(dir: string, entry: SnapshotFileEntry): Promise<Buffer>
  * Loads a version-3 snapshot without parsing record lines: the columns (ids, source table) and rows
  * (offset table) files, a read descriptor per records segment (sizes checked; contents checksummed whole
  * only while their total is at most `verifyBytesAtOpen`, else line by line as they are read), and the
- * vectors of every segment placed in row order.
+ * vectors of every segment placed in row order; with `vectors: "open"`, the vectors files opened instead
+ * (sizes checked; read later by {@link SegmentVectors}).
  * @throws HierdocError E_INDEX_CORRUPT naming the bad file (a file missing, of the wrong size, with a
  *   checksum mismatch, or rows pointing outside their segment).
  */
-export async function readSegmented(dir: string, manifest: SnapshotManifest, verifyBytesAtOpen = DEFAULT_VERIFY_BYTES_AT_OPEN): Promise<LoadedRows> {
+export async function readSegmented(dir: string, manifest: SnapshotManifest, verifyBytesAtOpen = DEFAULT_VERIFY_BYTES_AT_OPEN, vectors: "read" | "open" = "read"): Promise<LoadedRows> {
   const n = manifest.count;
   const files = manifest.files as Required<Pick<SnapshotManifest["files"], "rows" | "columns">>;
   const entries = manifest.segments ?? [];
@@ -57,14 +57,19 @@ export async function readSegmented(dir: string, manifest: SnapshotManifest, ver
   }
   const sources = Array.from(sourceIndex, (i) => table[i]);
   const segments: Segment[] = [];
+  let vectorFiles: SegmentVectors | undefined;
   try {
     for (const entry of entries) segments.push({ ...entry, fd: openRecords(dir, entry.records) });
     const total = entries.reduce((sum, e) => sum + e.records.bytes, 0);
     if (total <= verifyBytesAtOpen) for (const s of segments) verifyWhole(dir, s);
-    const vectors = await readVectors(dir, manifest, columns);
-    return { ids, sources, columns, segments, vectors };
+    vectorFiles = SegmentVectors.open(dir, manifest, columns);
+    if (vectors === "open") return { ids, sources, columns, segments, vectorFiles };
+    const read = vectorFiles.readAll();
+    vectorFiles.close();
+    return { ids, sources, columns, segments, vectors: read };
   } catch (err) {
     for (const s of segments) closeSync(s.fd);
+    vectorFiles?.close();
     throw err;
   }
 }
@@ -94,57 +99,4 @@ function verifyWhole(dir: string, s: Segment): void {
     at += read;
   }
   if (crc !== s.records.crc32) throw corrupt(dir, s.records.name, "checksum mismatch");
-}
-
-/**
- * Every segment's vectors file read in blocks (CRC-32 checked) and each live vector copied to its row;
- * a single segment in row order is read straight into the array.
- */
-async function readVectors(dir: string, manifest: SnapshotManifest, columns: RowColumns): Promise<Float32Array> {
-  const d = manifest.dimensions;
-  const n = manifest.count;
-  const out = new Float32Array(n * d);
-  const entries = manifest.segments ?? [];
-  const inOrder = entries.length === 1 && entries[0].count === n && columns.vindex.subarray(0, n).every((v, r) => v === r);
-  for (let s = 0; s < entries.length; s++) {
-    const entry = entries[s].vectors;
-    const count = entries[s].count;
-    if (entry.bytes !== count * d * 4) throw corrupt(dir, entry.name, `expected ${count * d} floats for ${count} records`);
-    let rowOf: Int32Array | undefined;
-    if (!inOrder) {
-      rowOf = new Int32Array(count).fill(-1);
-      for (let r = 0; r < n; r++) if (columns.seg[r] === s) rowOf[columns.vindex[r]] = r;
-    }
-    // Large blocks: each read is one round trip through libuv's thread pool, slow on a loaded machine.
-    const perBlock = Math.max(1, Math.floor(VECTOR_BLOCK_BYTES / (d * 4)));
-    const block = inOrder ? undefined : new Float32Array(perBlock * d);
-    const handle = await openListedFile(dir, entry);
-    try {
-      let crc = 0;
-      for (let first = 0; first < count; first += perBlock) {
-        const rows = Math.min(perBlock, count - first);
-        const target = block ?? out.subarray(first * d, (first + rows) * d);
-        const bytes = new Uint8Array(target.buffer, target.byteOffset, rows * d * 4);
-        for (let at = 0; at < bytes.length; ) {
-          const { bytesRead } = await handle.read(bytes, at, bytes.length - at, first * d * 4 + at);
-          if (bytesRead === 0) throw corrupt(dir, entry.name, "file ends early");
-          at += bytesRead;
-        }
-        crc = crc32(bytes, crc);
-        if (block !== undefined && rowOf !== undefined) {
-          for (let i = 0; i < rows; i++) {
-            const r = rowOf[first + i];
-            if (r >= 0) out.set(block.subarray(i * d, (i + 1) * d), r * d);
-          }
-        }
-      }
-      if (crc !== entry.crc32) throw corrupt(dir, entry.name, "checksum mismatch");
-    } catch (err) {
-      if (err instanceof HierdocError) throw err;
-      throw corrupt(dir, entry.name, "file listed in the manifest cannot be read", err);
-    } finally {
-      await handle.close();
-    }
-  }
-  return out;
 }

@@ -95,8 +95,8 @@ export class VectorMatrix {
 
   /** Exact scores (dot product with the normalised `query`) of the given rows, in the order given. */
   scoreRows(query: Float32Array, rows: readonly number[]): number[] {
-    const q = this.normalisedQuery(query);
-    return rows.map((row) => this.dot(q, row * this.dimensions));
+    const q = normalisedQuery(query, this.dimensions);
+    return rows.map((row) => dotAt(this.data, row * this.dimensions, q, this.dimensions));
   }
 
   /** A copy of all rows, packed (`length * dimensions` floats). */
@@ -109,19 +109,11 @@ export class VectorMatrix {
    * `accept(row)` restricts the candidates when given.
    */
   search(query: Float32Array, k: number, accept?: (row: number) => boolean): Array<{ index: number; score: number }> {
-    const q = this.normalisedQuery(query);
+    const q = normalisedQuery(query, this.dimensions);
     const top = new TopK(k);
     if (accept === undefined) this.scanPairs(q, top);
     else this.scanFiltered(q, top, accept);
     return top.sorted();
-  }
-
-  private normalisedQuery(query: Float32Array): Float64Array {
-    const d = this.dimensions;
-    const norm = vectorNorm(query);
-    const q = new Float64Array(d);
-    if (norm > 0) for (let j = 0; j < d; j++) q[j] = query[j] / norm;
-    return q;
   }
 
   /** Scores every row, two rows per pass so each query component is loaded once for both. */
@@ -170,24 +162,41 @@ export class VectorMatrix {
   }
 
   private dot(q: Float64Array, off: number): number {
-    const v = this.data;
-    const d = this.dimensions;
-    const d4 = d - (d % 4);
-    let s0 = 0;
-    let s1 = 0;
-    let s2 = 0;
-    let s3 = 0;
-    let j = 0;
-    for (; j < d4; j += 4) {
-      const o = off + j;
-      s0 += v[o] * q[j];
-      s1 += v[o + 1] * q[j + 1];
-      s2 += v[o + 2] * q[j + 2];
-      s3 += v[o + 3] * q[j + 3];
-    }
-    for (; j < d; j++) s0 += v[off + j] * q[j];
-    return s0 + s1 + s2 + s3;
+    return dotAt(this.data, off, q, this.dimensions);
   }
+}
+
+/** Something that scores rows exactly against a query: the in-memory matrix, or vectors read from files. */
+export interface RowScorer {
+  /** Exact scores (dot product with the normalised `query`) of the given rows, in the order given. */
+  scoreRows(query: Float32Array, rows: readonly number[]): number[];
+}
+
+/** `query` scaled to unit length in float64 (zero stays zero): the query form every exact score uses. */
+export function normalisedQuery(query: Float32Array, d: number): Float64Array {
+  const norm = vectorNorm(query);
+  const q = new Float64Array(d);
+  if (norm > 0) for (let j = 0; j < d; j++) q[j] = query[j] / norm;
+  return q;
+}
+
+/** Dot product of `v[off..off+d)` with `q` (four accumulators: the same arithmetic for every exact score). */
+export function dotAt(v: Float32Array, off: number, q: Float64Array, d: number): number {
+  const d4 = d - (d % 4);
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let j = 0;
+  for (; j < d4; j += 4) {
+    const o = off + j;
+    s0 += v[o] * q[j];
+    s1 += v[o + 1] * q[j + 1];
+    s2 += v[o + 2] * q[j + 2];
+    s3 += v[o + 3] * q[j + 3];
+  }
+  for (; j < d; j++) s0 += v[off + j] * q[j];
+  return s0 + s1 + s2 + s3;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "@jest/globals";
@@ -59,6 +59,41 @@ describe("MemoryStore graph files (view at open, kept by flushes, deferred durin
     await viewed.upsert(records(5, 1000));
     await expectFindsOwn(viewed, 995, 1005);
     await viewed.close();
+  });
+
+  it("with a graph covering every row, the open leaves the vectors on disk: graph candidates are re-scored from the files (same scores as the loaded matrix) until a write, a small filter or getWithVectors loads them, CRC-checked", async () => {
+    const writer = new MemoryStore({ dir, ann });
+    await writer.open(open);
+    await writer.upsert(records(1000));
+    await writer.close();
+    const lazy = new MemoryStore({ dir, ann });
+    await lazy.open(open);
+    const loaded = new MemoryStore({ dir, ann });
+    await loaded.open(open);
+    // getWithVectors needs every vector: this store loads its matrix, the other keeps reading rows from the files.
+    const [one] = await loaded.getWithVectors(["c7"]);
+    const raw = records(1, 7)[0].vector;
+    const norm = Math.hypot(...raw);
+    one.vector.forEach((x, j) => expect(x).toBeCloseTo(raw[j] / norm, 6));
+    expect(await answers(lazy)).toEqual(await answers(loaded));
+    await loaded.close();
+
+    const m = await manifest();
+    const vectorsFile = join(dir, (m as unknown as { segments: Array<{ vectors: { name: string } }> }).segments[0].vectors.name);
+    const bytes = await readFile(vectorsFile);
+    bytes[bytes.length - 3] ^= 0x5a;
+    await writeFile(vectorsFile, bytes);
+    const damaged = new MemoryStore({ dir, ann });
+    await damaged.open(open);
+    expect(damaged.openInfo).toEqual({ graph: "viewed" });
+    expect(await damaged.count()).toBe(1000);
+    // A small filter is answered by an exact scan: it loads the vectors and finds the damage.
+    await expect(damaged.vectorSearch({ vector: queries[0], topK: 3, filter: { sourcePaths: ["docs/nowhere.md"] } })).rejects.toMatchObject({
+      code: "E_INDEX_CORRUPT",
+      message: expect.stringContaining(`${(m as unknown as { segments: Array<{ vectors: { name: string } }> }).segments[0].vectors.name}: checksum mismatch`),
+    });
+    await damaged.close();
+    await lazy.close();
   });
 
   it("a flush that leaves the graph as saved (no change, or fewer appended rows than the growth) lists the same graph file untouched; close writes it in the same generation", async () => {
