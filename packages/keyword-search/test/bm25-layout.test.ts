@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -97,5 +97,40 @@ describe.each(["lucene", "okapi"] as const)("BM25 compact layout (%s): the previ
     }
     expect(loaded.removeBySource("new.md")).toBe(1);
     expect(loaded.searchSync("pump pump", { topK: 50 }).some((h) => h.id.startsWith("new#"))).toBe(false);
+  });
+});
+
+/** Rewrites a saved bm25.bin with its JSON header edited (arrays kept, padding redone). */
+function editHeader(file: string, edit: (h: Record<string, unknown>) => void): void {
+  const bytes = readFileSync(file);
+  const jsonLen = bytes.readUInt32LE(8);
+  const header = JSON.parse(bytes.subarray(12, 12 + jsonLen).toString("utf8")) as Record<string, unknown>;
+  const body = bytes.subarray(12 + jsonLen + ((4 - ((12 + jsonLen) % 4)) % 4));
+  edit(header);
+  const json = Buffer.from(JSON.stringify(header), "utf8");
+  const len = Buffer.alloc(4);
+  len.writeUInt32LE(json.length);
+  const pad = Buffer.alloc((4 - ((12 + json.length) % 4)) % 4);
+  writeFileSync(file, Buffer.concat([bytes.subarray(0, 8), len, json, pad, body]));
+}
+
+describe("BM25 format 3 block table", () => {
+  it.each([
+    ["a block size that does not match the table", (h: Record<string, unknown>) => (h.blockSize = 1), /block table does not match the postings/],
+    ["a block count that does not match the file size", (h: Record<string, unknown>) => (h.blocks = (h.blocks as number) + 1), /size \d+ bytes, expected/],
+    ["no block size", (h: Record<string, unknown>) => delete h.blockSize, /bad block table size/],
+  ])("rejects %s with E_INDEX_CORRUPT naming the file", async (_what, edit, message) => {
+    const index = new Bm25Index();
+    index.upsertSync(corpusDocs());
+    const dir = mkdtempSync(join(tmpdir(), "bm25-blocks-"));
+    try {
+      await index.save(dir);
+      editHeader(join(dir, "bm25.bin"), edit);
+      const err = await Bm25Index.load(dir).then(() => null, (e: unknown) => e);
+      expect(err).toMatchObject({ code: "E_INDEX_CORRUPT", message: expect.stringMatching(message) });
+      expect((err as Error).message).toContain(join(dir, "bm25.bin"));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
