@@ -92,8 +92,11 @@ export class TermIndex {
    * @throws HierdocError E_INVALID_ARGUMENT when an entry has an empty term.
    */
   addAll(entries: readonly DefinitionEntry[]): void {
+    /** Words of each distinct term (many sources define the same terms). */
+    const known = new Map<string, WordToken[]>();
     for (const entry of entries) {
-      const words = termWords(entry.term);
+      let words = known.get(entry.term);
+      if (!words) known.set(entry.term, (words = termWords(entry.term)));
       if (words.length === 0) {
         throw new HierdocError("E_INVALID_ARGUMENT", `definition ${entry.id} has an empty term`, {
           details: { file: entry.sourcePath },

@@ -200,6 +200,14 @@ export class Catalog {
     return this.flat ? flatEntries(this.flat, options.ids === false ? "none" : "decode") : this.entries.values();
   }
 
+  /** The id of the entry at a position of {@link all}'s order (read this way after `all({ ids: false })`). */
+  idAt(position: number): string | undefined {
+    if (this.flat) return this.flat.idAt(position);
+    let p = 0;
+    for (const id of this.entries.keys()) if (p++ === position) return id;
+    return undefined;
+  }
+
   sources(): string[] {
     return [...(this.flat ? this.flat.sources() : this.bySource).keys()].sort();
   }
@@ -210,10 +218,16 @@ export class Catalog {
     return [...(this.bySource.get(sourcePath) ?? [])];
   }
 
+  /** The entries of one source, in store order. */
+  entriesOf(sourcePath: string): CatalogEntry[] {
+    const flat = this.flat;
+    if (flat) return Array.from(flat.sources().get(sourcePath) ?? [], (p) => flat.entryAt(p, "decode")!);
+    return this.idsOf(sourcePath).map((id) => this.entries.get(id)!);
+  }
+
   /** The stored state of a file, or undefined when none of its chunks is stored. */
   fileState(sourcePath: string): FileState | undefined {
-    const flat = this.flat;
-    const rows = flat ? Array.from(flat.sources().get(sourcePath) ?? [], (p) => flat.entryAt(p)!) : this.idsOf(sourcePath).map((id) => this.entries.get(id)!);
+    const rows = this.entriesOf(sourcePath);
     if (rows.length === 0) return undefined;
     const ids = rows.map((e) => e.id);
     const first = rows[0];

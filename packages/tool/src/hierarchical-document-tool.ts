@@ -418,7 +418,9 @@ export class HierarchicalDocumentTool {
       const e = this.catalog.get(h.id);
       if (e && !rank.has(keyOf(e))) rank.set(keyOf(e), rank.size);
     }
-    const entries = [...this.catalog.all()]
+    // Only the sources of the top hits hold their sections (entries of one section keep their store order).
+    const entries = [...new Set(top.map((h) => this.catalog.get(h.id)?.sourcePath ?? ""))]
+      .flatMap((source) => this.catalog.entriesOf(source))
       .filter((e) => rank.has(keyOf(e)))
       .sort((a, b) => rank.get(keyOf(a))! - rank.get(keyOf(b))! || a.chunkIndex - b.chunkIndex);
     return groupSections(entries).filter((m) => chainMatches(m.parentChain, qualifiers));

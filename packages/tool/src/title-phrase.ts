@@ -29,7 +29,7 @@ export class TitlePhraseIndex {
     const words = q.split(" ").filter(Boolean);
     if (words.length === 0 || words.length > MAX_QUERY_WORDS || !/\p{L}/u.test(q)) return [];
     const needle = ` ${q} `;
-    const { texts, chunkIds, byWord } = this.build();
+    const { texts, chunks, byWord } = this.build();
     // A title holding the phrase holds each of its words as a word: only the titles of the rarest one are read.
     let candidates: number[] | undefined;
     for (const w of words) {
@@ -40,7 +40,8 @@ export class TitlePhraseIndex {
     const hits: ScoredId[] = [];
     for (const t of candidates!) {
       if (!texts[t].includes(needle)) continue;
-      hits.push({ id: chunkIds[t], score: TITLE_PHRASE_SCORE });
+      const chunk = chunks[t];
+      hits.push({ id: typeof chunk === "number" ? this.catalog.idAt(chunk)! : chunk, score: TITLE_PHRASE_SCORE });
       if (hits.length > MAX_SECTIONS) return [];
     }
     return hits;
@@ -49,16 +50,20 @@ export class TitlePhraseIndex {
   private build(): Titles {
     if (this.titles) return this.titles;
     // The first chunk of each section (by source, then section id), read without joining keys.
-    const first = new Map<string, Map<string, { chunkIndex: number; chunkId: string; title: string; sectionId: string }>>();
-    for (const e of this.catalog.all()) {
+    // A persisted catalog's ids are not decoded: a chunk is kept by its position and its id read on a hit.
+    const first = new Map<string, Map<string, { chunkIndex: number; chunk: string | number; title: string; sectionId: string }>>();
+    let position = 0;
+    for (const e of this.catalog.all({ ids: false })) {
+      const chunk = e.id || position;
+      position++;
       if (!e.sectionTitle) continue;
       let sections = first.get(e.sourcePath);
       if (!sections) first.set(e.sourcePath, (sections = new Map()));
       const seen = sections.get(e.sectionId);
-      if (!seen) sections.set(e.sectionId, { chunkIndex: e.chunkIndex, chunkId: e.id, title: e.sectionTitle, sectionId: e.sectionId });
-      else if (e.chunkIndex < seen.chunkIndex) Object.assign(seen, { chunkIndex: e.chunkIndex, chunkId: e.id, title: e.sectionTitle });
+      if (!seen) sections.set(e.sectionId, { chunkIndex: e.chunkIndex, chunk, title: e.sectionTitle, sectionId: e.sectionId });
+      else if (e.chunkIndex < seen.chunkIndex) Object.assign(seen, { chunkIndex: e.chunkIndex, chunk, title: e.sectionTitle });
     }
-    const titles: Titles = { texts: [], chunkIds: [], byWord: new Map() };
+    const titles: Titles = { texts: [], chunks: [], byWord: new Map() };
     /** Normalised text and words of each stripped title (sections of many files repeat them). */
     const known = new Map<string, { text: string; words: string[] }>();
     for (const sections of first.values()) {
@@ -71,7 +76,7 @@ export class TitlePhraseIndex {
           known.set(stripped, (norm = { text: ` ${text} `, words: [...new Set(text.split(" "))].filter(Boolean) }));
         }
         const at = titles.texts.push(norm.text) - 1;
-        titles.chunkIds.push(t.chunkId);
+        titles.chunks.push(t.chunk);
         for (const w of norm.words) {
           const list = titles.byWord.get(w);
           if (list) list.push(at);
@@ -83,10 +88,13 @@ export class TitlePhraseIndex {
   }
 }
 
-/** Section titles (normalised, space-padded), the chunk each names, and the titles each word is in (ascending). */
+/**
+ * Section titles (normalised, space-padded), the chunk each names (its id, or its catalog position when
+ * the catalog is served in place), and the titles each word is in (ascending).
+ */
 interface Titles {
   texts: string[];
-  chunkIds: string[];
+  chunks: Array<string | number>;
   byWord: Map<string, number[]>;
 }
 

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "@jest/globals";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { makeRecord } from "@hierdoc/core/testing";
-import { Catalog, TITLE_PHRASE_SCORE, TitlePhraseIndex } from "@hierdoc/tool";
+import { SectionResolver } from "@hierdoc/definitions";
+import { ExactIndex } from "@hierdoc/keyword-search";
+import { Catalog, TITLE_PHRASE_SCORE, TitlePhraseIndex, readDerivedState, writeDerivedState } from "@hierdoc/tool";
 
 /** A catalog of GDPR-like sections, some over several chunks (in any order), and one filler title per number. */
 function catalog(): Catalog {
@@ -49,5 +54,26 @@ describe("TitlePhraseIndex", () => {
     expect(titles.lookup("restriction of processing")).toEqual([]);
     titles.invalidate();
     expect(titles.lookup("restriction of processing").map((h) => h.id)).toEqual(["a18-0"]);
+  });
+});
+
+describe("TitlePhraseIndex over a catalog served in place (derived.bin)", () => {
+  it("answers as over the catalog it was written from, naming chunks by their ids", async () => {
+    const built = catalog();
+    const dir = mkdtempSync(join(tmpdir(), "hierdoc-title-phrase-"));
+    try {
+      await writeDerivedState(dir, {
+        stamp: "s", fingerprint: built.fingerprint(), catalog: [...built.all()], definitions: [],
+        exact: new ExactIndex().exportState(() => 0)!, resolver: new SectionResolver([]).exportState(() => 0)!,
+      });
+      const flat = new Catalog();
+      flat.loadFlat((await readDerivedState(dir))!.catalog);
+      const a = new TitlePhraseIndex(built);
+      const b = new TitlePhraseIndex(flat);
+      for (const q of ["right to erasure", "erasure", "heading number 17", "rectification", "right to", "eras"]) expect([q, b.lookup(q)]).toEqual([q, a.lookup(q)]);
+      expect(b.lookup("heading number 199")).toEqual([{ id: "f199", score: TITLE_PHRASE_SCORE }]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
