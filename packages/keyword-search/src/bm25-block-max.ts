@@ -111,18 +111,25 @@ export class BlockMaxScorer {
     const { acc, seen } = this;
     const { docs, tfs, n } = term.postings;
     const weight = term.weight;
-    let p = from;
-    for (; p < n; p++) {
+    const end = advance(docs, n, from, hi);
+    if (live === null && mask === null) {
+      for (let p = from; p < end; p++) {
+        const tf = tfs[p];
+        const x = docs[p] - lo;
+        acc[x] += weight * ((tf * tfMul) / (tf + norms[docs[p]]));
+        seen[x >>> 5] |= 1 << (x & 31);
+      }
+      return end - from;
+    }
+    for (let p = from; p < end; p++) {
       const d = docs[p];
-      if (d >= hi) break;
       if ((live !== null && live[d] === 0) || (mask !== null && mask[d] === 0)) continue;
       const tf = tfs[p];
-      const w = weight * ((tf * tfMul) / (tf + norms[d]));
       const x = d - lo;
-      acc[x] += w;
+      acc[x] += weight * ((tf * tfMul) / (tf + norms[d]));
       seen[x >>> 5] |= 1 << (x & 31);
     }
-    return p - from;
+    return end - from;
   }
 
   /** Drops the marked documents whose score plus `rest` cannot reach `theta`. Returns how many are left. */
@@ -213,7 +220,10 @@ export class BlockMaxScorer {
         const low = bits & -bits;
         bits ^= low;
         const x = (wi << 5) + 31 - Math.clz32(low);
+        // Every term is in the accumulator by now (summed in another order): a cheap test against the current theta.
+        const approx = acc[x];
         acc[x] = 0;
+        if (approx * SLACK < theta) continue;
         const d = lo + x;
         this.stats.scored++;
         let s = 0;
