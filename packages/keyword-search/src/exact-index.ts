@@ -47,7 +47,7 @@ export const EXACT_FILE_NAME = "exact.json";
  * section matches above chunks that only contain a matching unit, and a matching kind ("Article 4")
  * above a bare number; a missing id falls back to its longest present prefix. Small (one entry per id):
  * persisted as JSON, or rebuilt from the store's records in milliseconds. An imported state
- * ({@link importState}) is served in place and copied into the maps on the first change.
+ * ({@link importState}) is served in place: chunks added later go to the maps, removed ones are marked in it.
  */
 export class ExactIndex {
   private readonly byNumber = new Map<string, Posting[]>();
@@ -55,7 +55,7 @@ export class ExactIndex {
   private readonly entries = new Map<string, Entry>();
   private seq = 0;
   private readonly text?: (chunkId: string) => string | undefined;
-  /** The imported state served in place, until the first change. */
+  /** The imported state served in place, beside the maps (which hold the chunks added since). */
   private flat: FlatExactPostings | null = null;
 
   constructor(options: ExactIndexOptions = {}) {
@@ -64,7 +64,7 @@ export class ExactIndex {
 
   /** Number of chunks indexed. */
   get size(): number {
-    return this.flat ? this.flat.entryCount : this.entries.size;
+    return (this.flat?.size ?? 0) + this.entries.size;
   }
 
   /**
@@ -72,8 +72,7 @@ export class ExactIndex {
    * it. Replaces what was indexed for the chunk before.
    */
   add(chunkId: string, ids: string[], unitIds: string[] = []): void {
-    this.thaw();
-    if (this.entries.has(chunkId)) this.remove([chunkId]);
+    if (this.entries.has(chunkId) || this.flat?.positionOf(chunkId) !== undefined) this.remove([chunkId]);
     this.entries.set(chunkId, { chunk: null, own: [...ids], units: [...unitIds], seq: this.seq++ });
     for (const id of ids) this.addKey(chunkId, id, true);
     for (const id of unitIds) this.addKey(chunkId, id, false);
@@ -88,10 +87,13 @@ export class ExactIndex {
   remove(chunkIds: Iterable<string>): void {
     const flat = this.flat;
     if (flat) {
-      const list = [...chunkIds];
-      if (!list.some((id) => (flat.seq[flat.chunks.positionOf(id) ?? -1] ?? -1) >= 0)) return;
-      this.thaw();
-      chunkIds = list;
+      const rest: string[] = [];
+      for (const id of chunkIds) {
+        const p = flat.positionOf(id);
+        if (p === undefined) rest.push(id);
+        else flat.remove(p);
+      }
+      chunkIds = rest;
     }
     const gone = new Set<string>();
     const numbers = new Set<string>();
@@ -141,11 +143,8 @@ export class ExactIndex {
     const whole = parseSectionId(query);
     if (whole && !ids.some((i) => i.number === whole.number && i.kind === whole.kind)) ids.push(whole);
     for (const id of ids) for (const [chunkId, score] of this.lookupId(id, seqs)) keep(chunkId, score);
-    if (this.flat) {
-      for (const p of this.flat.titlePositions(normTitle(query))) keep(this.flatId(p, seqs), EXACT_TIERS.ownKind);
-    } else {
-      for (const chunkId of this.byTitle.get(normTitle(query)) ?? []) keep(chunkId, EXACT_TIERS.ownKind);
-    }
+    for (const p of this.flat?.titlePositions(normTitle(query)) ?? []) keep(this.flatId(p, seqs), EXACT_TIERS.ownKind);
+    for (const chunkId of this.byTitle.get(normTitle(query)) ?? []) keep(chunkId, EXACT_TIERS.ownKind);
     if (this.text) {
       for (const phrase of findQuotedPhrases(query)) {
         const needle = normText(phrase);
@@ -179,8 +178,8 @@ export class ExactIndex {
         const score = tier / (1 + step);
         if (score > (hits.get(chunkId) ?? 0)) hits.set(chunkId, score);
       };
-      if (this.flat) this.flat.eachPosting(levels[step], (p, kind, own) => visit(this.flatId(p, seqs), kind, own));
-      else for (const p of this.byNumber.get(levels[step]) ?? []) visit(p.chunkId, p.kind, p.own);
+      this.flat?.eachPosting(levels[step], (p, kind, own) => visit(this.flatId(p, seqs), kind, own));
+      for (const p of this.byNumber.get(levels[step]) ?? []) visit(p.chunkId, p.kind, p.own);
       if (hits.size > 0) return hits;
       if (step === 0 && !id.kind && !/[.(]/.test(id.number)) break;
     }
@@ -189,8 +188,13 @@ export class ExactIndex {
 
   /** JSON-safe content: `[chunkId, ownIds, unitIds]` per chunk in insertion order. */
   toJSON(): { format: "hierdoc-exact"; version: 1; fingerprint: string | null; chunks: Array<[string, string[], string[]]> } {
-    this.thaw();
-    const chunks = [...this.entries].sort((a, b) => a[1].seq - b[1].seq).map(([id, e]) => [id, entryOwn(e), entryUnits(e)] as [string, string[], string[]]);
+    const flat = this.flat;
+    const base = (flat?.entryPositions() ?? []).map((p) => {
+      const c = flat!.chunks.chunkAt(p)!;
+      return [c.id, ownIds(c), c.unitIds ?? []] as [string, string[], string[]];
+    });
+    const added = [...this.entries].sort((a, b) => a[1].seq - b[1].seq).map(([id, e]) => [id, entryOwn(e), entryUnits(e)] as [string, string[], string[]]);
+    const chunks = [...base, ...added];
     return { format: "hierdoc-exact", version: 1, fingerprint: this.fingerprint, chunks };
   }
 
@@ -244,30 +248,44 @@ export class ExactIndex {
    * Returns null when a chunk of the index has no position.
    */
   exportState(positionOf: (chunkId: string) => number | undefined): ExactIndexState | null {
-    this.thaw();
     const table = new StringTable();
-    const data: number[] = [this.entries.size];
-    const ordered = [...this.entries].sort((a, b) => a[1].seq - b[1].seq);
-    for (const [id] of ordered) {
-      const pos = positionOf(id);
-      if (pos === undefined) return null;
-      data.push(pos);
-    }
+    const flat = this.flat;
     let missing = false;
     const posOf = (id: string) => {
       const pos = positionOf(id);
       if (pos === undefined) missing = true;
       return pos ?? -1;
     };
-    data.push(this.byNumber.size);
-    for (const [number, list] of this.byNumber) {
-      data.push(table.intern(number), list.length);
-      for (const p of list) data.push(posOf(p.chunkId), table.intern(p.kind), p.own ? 1 : 0);
+    const flatPos = (p: number) => posOf(flat!.chunks.idAt(p)!);
+    const data: number[] = [this.size];
+    for (const p of flat?.entryPositions() ?? []) data.push(flatPos(p));
+    for (const [id] of [...this.entries].sort((a, b) => a[1].seq - b[1].seq)) data.push(posOf(id));
+    // Each key's postings: those read in place (still held), then those added since.
+    const numbers = new Map<string, number[]>();
+    const posting = (number: string, pos: number, kind: string | null, own: boolean) => {
+      let list = numbers.get(number);
+      if (!list) numbers.set(number, (list = []));
+      list.push(pos, table.intern(kind), own ? 1 : 0);
+    };
+    for (const number of flat?.numberKeys() ?? []) flat!.eachPosting(number, (p, kind, own) => posting(number, flatPos(p), kind, own));
+    for (const [number, list] of this.byNumber) for (const p of list) posting(number, posOf(p.chunkId), p.kind, p.own);
+    data.push(numbers.size);
+    for (const [number, list] of numbers) {
+      data.push(table.intern(number), list.length / 3);
+      for (const v of list) data.push(v);
     }
-    data.push(this.byTitle.size);
-    for (const [title, list] of this.byTitle) {
+    const titles = new Map<string, number[]>();
+    const titled = (title: string, pos: number) => {
+      const list = titles.get(title);
+      if (list) list.push(pos);
+      else titles.set(title, [pos]);
+    };
+    for (const title of flat?.titleKeys() ?? []) for (const p of flat!.titlePositions(title)) titled(title, flatPos(p));
+    for (const [title, list] of this.byTitle) for (const c of list) titled(title, posOf(c));
+    data.push(titles.size);
+    for (const [title, list] of titles) {
       data.push(table.intern(title), list.length);
-      for (const c of list) data.push(posOf(c));
+      for (const v of list) data.push(v);
     }
     if (missing) return null;
     return { keys: table.strings, data: Int32Array.from(data) };
@@ -282,22 +300,8 @@ export class ExactIndex {
   static importState(state: ExactIndexState, chunks: readonly ExactChunk[] | ExactChunkList, options: ExactIndexOptions = {}): ExactIndex {
     const index = new ExactIndex(options);
     index.flat = new FlatExactPostings(state, Array.isArray(chunks) ? exactChunkList(chunks) : (chunks as ExactChunkList));
+    index.seq = index.flat.entryCount;
     return index;
-  }
-
-  /** Copies an imported state into the maps (before a change). */
-  private thaw(): void {
-    const flat = this.flat;
-    if (!flat) return;
-    this.flat = null;
-    const idAt = (p: number) => flat.chunks.idAt(p)!;
-    for (const p of flat.entryPositions()) this.entries.set(idAt(p), { chunk: flat.chunks.chunkAt(p)!, own: null, units: null, seq: this.seq++ });
-    for (const number of flat.numberKeys()) {
-      const list: Posting[] = [];
-      flat.eachPosting(number, (p, kind, own) => list.push({ chunkId: idAt(p), kind, own }));
-      this.byNumber.set(number, list);
-    }
-    for (const title of flat.titleKeys()) this.byTitle.set(title, Array.from(flat.titlePositions(title), idAt));
   }
 
   /** The id of the chunk at a position of an imported state, noting its insertion rank in `seqs`. */
@@ -310,8 +314,8 @@ export class ExactIndex {
   /** Every indexed chunk id, in insertion order for an imported state. */
   private *chunkIds(): IterableIterator<string> {
     const flat = this.flat;
-    if (!flat) yield* this.entries.keys();
-    else for (const p of flat.entryPositions()) yield flat.chunks.idAt(p)!;
+    if (flat) for (const p of flat.entryPositions()) yield flat.chunks.idAt(p)!;
+    yield* this.entries.keys();
   }
 
   private addKey(chunkId: string, id: string, own: boolean): void {
@@ -336,12 +340,10 @@ export class ExactIndex {
   }
 
   private seqOf(chunkId: string): number {
-    if (this.flat) {
-      const p = this.flat.chunks.positionOf(chunkId);
-      const seq = p === undefined ? -1 : this.flat.seq[p];
-      return seq >= 0 ? seq : Number.MAX_SAFE_INTEGER;
-    }
-    return this.entries.get(chunkId)?.seq ?? Number.MAX_SAFE_INTEGER;
+    const own = this.entries.get(chunkId)?.seq;
+    if (own !== undefined || !this.flat) return own ?? Number.MAX_SAFE_INTEGER;
+    const p = this.flat.positionOf(chunkId);
+    return p === undefined ? Number.MAX_SAFE_INTEGER : this.flat.seq[p];
   }
 }
 

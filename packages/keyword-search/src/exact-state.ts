@@ -44,12 +44,16 @@ export type PostingVisitor = (position: number, kind: string | null, own: boolea
 
 /**
  * An {@link ExactIndexState} read in place: the postings stay in the int32 data, one map entry per key
- * points at them, and chunks are named by position until a lookup returns them.
+ * points at them, and chunks are named by position until a lookup returns them. Chunks removed later are
+ * marked and skipped (the data is never rewritten).
  */
 export class FlatExactPostings {
-  /** Insertion rank of each chunk position in the index; -1 when the index does not hold the chunk. */
+  /** Insertion rank of each chunk position in the index; -1 when the index does not hold the chunk (or no longer). */
   readonly seq: Int32Array;
+  /** Number of chunks the state was written with. */
   readonly entryCount: number;
+  /** Chunks removed since (their postings are skipped). */
+  private removedCount = 0;
   private readonly byNumber = new Map<string, number>();
   private readonly byTitle = new Map<string, number>();
 
@@ -93,23 +97,44 @@ export class FlatExactPostings {
     if (at !== data.length) throw bad("trailing data");
   }
 
-  /** Visits the postings of a number key ("17", "6(1)"). */
+  /** Chunks the index still holds. */
+  get size(): number {
+    return this.entryCount - this.removedCount;
+  }
+
+  /** The position of a chunk id the index still holds; undefined otherwise. */
+  positionOf(chunkId: string): number | undefined {
+    const p = this.chunks.positionOf(chunkId);
+    return p !== undefined && this.seq[p] >= 0 ? p : undefined;
+  }
+
+  /** Forgets the chunk at a position (its postings are skipped from now on). */
+  remove(position: number): void {
+    if (this.seq[position] < 0) return;
+    this.seq[position] = -1;
+    this.removedCount++;
+  }
+
+  /** Visits the postings of a number key ("17", "6(1)") of the chunks still held. */
   eachPosting(number: string, visit: PostingVisitor): void {
     const at = this.byNumber.get(number);
     if (at === undefined) return;
     const { data, keys } = this.state;
-    for (let j = 0, o = at + 1; j < data[at]; j++, o += 3) visit(data[o], data[o + 1] < 0 ? null : keys[data[o + 1]], data[o + 2] === 1);
+    for (let j = 0, o = at + 1; j < data[at]; j++, o += 3) {
+      if (this.seq[data[o]] >= 0) visit(data[o], data[o + 1] < 0 ? null : keys[data[o + 1]], data[o + 2] === 1);
+    }
   }
 
-  /** The positions of the chunks an unnumbered title (normalised) is the own id of. */
-  titlePositions(title: string): Int32Array {
+  /** The positions of the chunks still held that an unnumbered title (normalised) is the own id of. */
+  titlePositions(title: string): number[] {
     const at = this.byTitle.get(title);
-    return at === undefined ? new Int32Array(0) : this.state.data.subarray(at + 1, at + 1 + this.state.data[at]);
+    if (at === undefined) return [];
+    return Array.from(this.state.data.subarray(at + 1, at + 1 + this.state.data[at])).filter((p) => this.seq[p] >= 0);
   }
 
-  /** The chunk positions in insertion order. */
-  entryPositions(): Int32Array {
-    return this.state.data.subarray(1, 1 + this.entryCount);
+  /** The positions of the chunks still held, in insertion order. */
+  entryPositions(): number[] {
+    return Array.from(this.state.data.subarray(1, 1 + this.entryCount)).filter((p) => this.seq[p] >= 0);
   }
 
   /** Every number key and title with its postings, as the maps of a mutable index hold them. */

@@ -67,7 +67,7 @@ describe("ExactIndex.importState over a chunk list by position (served in place)
     return { chunks, calls };
   };
 
-  it("answers lookups, phrase scans and filters from the flat data without reading a chunk, then stays incremental", () => {
+  it("answers lookups, phrase scans and filters from the flat data without reading a chunk, then stays incremental without copying it", () => {
     const index = new ExactIndex({ text: (id) => (id === "s4" ? "The \"harbour master\" keeps it." : "other text") });
     for (const c of kept) index.addChunk(c);
     const state = index.exportState((id) => position.get(id))!;
@@ -81,13 +81,23 @@ describe("ExactIndex.importState over a chunk list by position (served in place)
     expect(calls.chunkAt).toBe(0);
     expect(loaded.size).toBe(kept.length);
 
-    loaded.remove(["a4-0"]);
-    index.remove(["a4-0"]);
-    expect(calls.chunkAt).toBe(kept.length);
-    loaded.addChunk({ id: "a4-2", sectionId: "Article 4" });
-    index.addChunk({ id: "a4-2", sectionId: "Article 4" });
-    for (const q of QUERIES) expect([q, loaded.lookup(q)]).toEqual([q, index.lookup(q)]);
+    // Removed chunks are marked, added ones kept beside the flat data: still no chunk read.
+    for (const i of [loaded, index]) {
+      i.remove(["a4-0", "r214"]);
+      i.addChunk({ id: "a4-2", sectionId: "Article 4" });
+      i.addChunk({ id: "r214", sectionId: "Rule 2.14", unitIds: ["2.14(1)"] });
+      i.addChunk({ id: "a17-0", sectionId: "Article 17", unitIds: [] });
+    }
+    expect(calls.chunkAt).toBe(0);
+    expect(loaded.size).toBe(index.size);
+    for (const q of [...QUERIES, "2.14(1)", "Article 17(3)(b)"]) expect([q, loaded.lookup(q)]).toEqual([q, index.lookup(q)]);
+    expect(loaded.lookup("Article 4").map((h) => h.id)).toEqual(["a4-1", "a4-2"]);
     expect(loaded.toJSON().chunks).toEqual(index.toJSON().chunks);
+    // Exported again (flat part and additions merged) for a new chunk list, it answers the same.
+    const now = [...kept.filter((c) => !["a4-0", "r214", "a17-0"].includes(c.id)), { id: "a4-2", sectionId: "Article 4" }, { id: "r214", sectionId: "Rule 2.14", unitIds: ["2.14(1)"] }, { id: "a17-0", sectionId: "Article 17" }];
+    const again = ExactIndex.importState(loaded.exportState((id) => now.findIndex((c) => c.id === id))!, now);
+    for (const q of [...QUERIES, "2.14(1)", "Article 17(3)(b)"]) expect([q, again.lookup(q)]).toEqual([q, index.lookup(q)]);
+    expect(again.toJSON().chunks).toEqual(index.toJSON().chunks);
   });
 
   it("rejects positions past the list with E_INDEX_CORRUPT", () => {

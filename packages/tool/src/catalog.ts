@@ -36,7 +36,8 @@ const NO_STRINGS: string[] = Object.freeze([]) as unknown as string[];
  * (for incremental ingestion), filters, section lookups and the index fingerprint. Entries share equal
  * strings and string lists (source path, file hash, section id and title, parent chain, …), which chunks
  * of one file or section repeat; shared lists are frozen. A persisted catalog is served in place
- * ({@link loadFlat}: no object per chunk until one is asked for) and copied into the maps on the first change.
+ * ({@link loadFlat}: no object per chunk until one is asked for); later puts go to the maps and deletes of
+ * its entries are marked, so a change never copies it.
  */
 export class Catalog {
   private readonly entries = new Map<string, CatalogEntry>();
@@ -49,8 +50,11 @@ export class Catalog {
   private cachedFingerprint: string | null = null;
   /** True after {@link load}: the pools are filled from the entries on the next put. */
   private poolStale = false;
-  /** The persisted catalog served in place, until the first change. */
+  /** The persisted catalog served in place (its entries not in {@link removed}), beside the maps. */
   private flat: FlatCatalog | null = null;
+  /** 1 at each position of {@link flat} deleted since it was loaded. */
+  private removed = new Uint8Array(0);
+  private removedCount = 0;
 
   /**
    * Replaces every entry with already built ones (a persisted catalog, in store order) whose strings and
@@ -58,6 +62,8 @@ export class Catalog {
    */
   load(entries: readonly CatalogEntry[], fingerprint?: string): void {
     this.flat = null;
+    this.removed = new Uint8Array(0);
+    this.removedCount = 0;
     this.entries.clear();
     this.bySource.clear();
     this.strings = new Map();
@@ -74,20 +80,27 @@ export class Catalog {
 
   /**
    * Serves a persisted catalog in place (see {@link FlatCatalog}); `fingerprint`, when given, is taken as
-   * its entries' digest. The first put or delete copies it into the maps.
+   * its entries' digest. Entries put later are kept in the maps (after it in store order).
    */
   loadFlat(flat: FlatCatalog, fingerprint?: string): void {
     this.load([], fingerprint);
     this.flat = flat;
+    this.removed = new Uint8Array(flat.count);
   }
 
-  /** Copies the flat catalog into the maps (before a change). */
-  private thaw(): void {
-    const flat = this.flat;
-    if (!flat) return;
-    const entries: CatalogEntry[] = new Array(flat.count);
-    for (let p = 0; p < flat.count; p++) entries[p] = flat.entryAt(p, "decode")!;
-    this.load(entries, this.cachedFingerprint ?? undefined);
+  /** The position of an id in the served-in-place catalog when it is there and not deleted. */
+  private flatPosition(id: string): number | undefined {
+    const p = this.flat?.positionOf(id);
+    return p !== undefined && this.removed[p] === 0 ? p : undefined;
+  }
+
+  /** The live positions of a source in the served-in-place catalog, in store order. */
+  private flatRows(sourcePath: string): number[] {
+    const rows = this.flat?.sources().get(sourcePath);
+    if (!rows) return [];
+    const out: number[] = [];
+    for (const p of rows) if (this.removed[p] === 0) out.push(p);
+    return out;
   }
 
   /**
@@ -95,7 +108,6 @@ export class Catalog {
    * (its text, context and definitions are not held).
    */
   put(record: ChunkRecord): CatalogEntry {
-    this.thaw();
     this.delete(record.id);
     this.cachedFingerprint = null;
     if (this.poolStale) {
@@ -167,9 +179,12 @@ export class Catalog {
   }
 
   delete(id: string): void {
-    if (this.flat) {
-      if (this.flat.positionOf(id) === undefined) return;
-      this.thaw();
+    const p = this.flatPosition(id);
+    if (p !== undefined) {
+      this.removed[p] = 1;
+      this.removedCount++;
+      this.cachedFingerprint = null;
+      return;
     }
     const old = this.entries.get(id);
     if (!old) return;
@@ -181,48 +196,50 @@ export class Catalog {
   }
 
   get(id: string): CatalogEntry | undefined {
-    if (this.flat) {
-      const p = this.flat.positionOf(id);
-      return p === undefined ? undefined : this.flat.entryAt(p);
-    }
-    return this.entries.get(id);
+    const own = this.entries.get(id);
+    if (own || !this.flat) return own;
+    const p = this.flatPosition(id);
+    return p === undefined ? undefined : this.flat.entryAt(p);
   }
 
   get size(): number {
-    return this.flat ? this.flat.count : this.entries.size;
+    return (this.flat ? this.flat.count - this.removedCount : 0) + this.entries.size;
   }
 
   /**
    * Every entry in store order (a persisted catalog builds each as it is reached). `ids: false` is for a pass
    * that reads no id: entries of a persisted catalog then have an empty `id` (no id is decoded).
    */
-  all(options: { ids?: boolean } = {}): IterableIterator<CatalogEntry> {
-    return this.flat ? flatEntries(this.flat, options.ids === false ? "none" : "decode") : this.entries.values();
-  }
-
-  /** The id of the entry at a position of {@link all}'s order (read this way after `all({ ids: false })`). */
-  idAt(position: number): string | undefined {
-    if (this.flat) return this.flat.idAt(position);
-    let p = 0;
-    for (const id of this.entries.keys()) if (p++ === position) return id;
-    return undefined;
+  *all(options: { ids?: boolean } = {}): IterableIterator<CatalogEntry> {
+    const flat = this.flat;
+    if (flat) {
+      const id = options.ids === false ? "none" : "decode";
+      for (let p = 0; p < flat.count; p++) if (this.removed[p] === 0) yield flat.entryAt(p, id)!;
+    }
+    yield* this.entries.values();
   }
 
   sources(): string[] {
-    return [...(this.flat ? this.flat.sources() : this.bySource).keys()].sort();
+    const out = new Set(this.bySource.keys());
+    if (this.flat) {
+      for (const [source, rows] of this.flat.sources()) {
+        if (this.removedCount === 0 || rows.some((p) => this.removed[p] === 0)) out.add(source);
+      }
+    }
+    return [...out].sort();
   }
 
   idsOf(sourcePath: string): string[] {
+    const own = [...(this.bySource.get(sourcePath) ?? [])];
     const flat = this.flat;
-    if (flat) return Array.from(flat.sources().get(sourcePath) ?? [], (p) => flat.idAt(p)!);
-    return [...(this.bySource.get(sourcePath) ?? [])];
+    return flat ? [...this.flatRows(sourcePath).map((p) => flat.idAt(p)!), ...own] : own;
   }
 
   /** The entries of one source, in store order. */
   entriesOf(sourcePath: string): CatalogEntry[] {
+    const own = [...(this.bySource.get(sourcePath) ?? [])].map((id) => this.entries.get(id)!);
     const flat = this.flat;
-    if (flat) return Array.from(flat.sources().get(sourcePath) ?? [], (p) => flat.entryAt(p, "decode")!);
-    return this.idsOf(sourcePath).map((id) => this.entries.get(id)!);
+    return flat ? [...this.flatRows(sourcePath).map((p) => flat.entryAt(p, "decode")!), ...own] : own;
   }
 
   /** The stored state of a file, or undefined when none of its chunks is stored. */
@@ -248,19 +265,16 @@ export class Catalog {
     if (this.cachedFingerprint !== null) return this.cachedFingerprint;
     const h = createHash("sha256");
     const flat = this.flat;
-    if (flat) {
+    if (flat && this.removedCount === 0 && this.entries.size === 0) {
       for (const p of flat.idOrder) {
         const e = flat.entryAt(p, "decode")!;
         h.update(`${e.id}\u0000${e.fileHash}\n`);
       }
     } else {
-      for (const id of [...this.entries.keys()].sort()) h.update(`${id}\u0000${this.entries.get(id)!.fileHash}\n`);
+      const pairs = [...this.all()].map((e) => [e.id, e.fileHash]).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+      for (const [id, fileHash] of pairs) h.update(`${id}\u0000${fileHash}\n`);
     }
     this.cachedFingerprint = `${this.size}:${h.digest("hex").slice(0, 32)}`;
     return this.cachedFingerprint;
   }
-}
-
-function* flatEntries(flat: FlatCatalog, id: "decode" | "none"): IterableIterator<CatalogEntry> {
-  for (let p = 0; p < flat.count; p++) yield flat.entryAt(p, id)!;
 }

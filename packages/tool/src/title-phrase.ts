@@ -41,7 +41,8 @@ export class TitlePhraseIndex {
     for (const t of candidates!) {
       if (!texts[t].includes(needle)) continue;
       const chunk = chunks[t];
-      hits.push({ id: typeof chunk === "number" ? this.catalog.idAt(chunk)! : chunk, score: TITLE_PHRASE_SCORE });
+      const id = typeof chunk === "string" ? chunk : this.catalog.entriesOf(chunk.sourcePath).find((e) => e.chunkIndex === chunk.chunkIndex)?.id;
+      if (id !== undefined) hits.push({ id, score: TITLE_PHRASE_SCORE });
       if (hits.length > MAX_SECTIONS) return [];
     }
     return hits;
@@ -50,13 +51,11 @@ export class TitlePhraseIndex {
   private build(): Titles {
     if (this.titles) return this.titles;
     // The first chunk of each section (by source, then section id), read without joining keys.
-    // A persisted catalog's ids are not decoded: a chunk is kept by its position and its id read on a hit.
-    const first = new Map<string, Map<string, { chunkIndex: number; chunk: string | number; title: string; sectionId: string }>>();
-    let position = 0;
+    // A served-in-place catalog decodes no id here: its chunks are kept by source and index, the id read on a hit.
+    const first = new Map<string, Map<string, { chunkIndex: number; chunk: TitleChunk; title: string; sectionId: string }>>();
     for (const e of this.catalog.all({ ids: false })) {
-      const chunk = e.id || position;
-      position++;
       if (!e.sectionTitle) continue;
+      const chunk = e.id || { sourcePath: e.sourcePath, chunkIndex: e.chunkIndex };
       let sections = first.get(e.sourcePath);
       if (!sections) first.set(e.sourcePath, (sections = new Map()));
       const seen = sections.get(e.sectionId);
@@ -89,12 +88,14 @@ export class TitlePhraseIndex {
 }
 
 /**
- * Section titles (normalised, space-padded), the chunk each names (its id, or its catalog position when
+ * Section titles (normalised, space-padded), the chunk each names (its id, or its source and index when
  * the catalog is served in place), and the titles each word is in (ascending).
  */
+type TitleChunk = string | { sourcePath: string; chunkIndex: number };
+
 interface Titles {
   texts: string[];
-  chunks: Array<string | number>;
+  chunks: TitleChunk[];
   byWord: Map<string, number[]>;
 }
 

@@ -122,7 +122,7 @@ describe("Catalog.loadFlat (a persisted catalog served in place from derived.bin
     expect(Object.isFrozen(a.parentChain)).toBe(true);
   });
 
-  it("stays a correct catalog through puts and deletes after loading (copied into the maps on the first change)", async () => {
+  it("stays a correct catalog through puts and deletes after loading (deletes marked, puts kept beside it)", async () => {
     const built = sample();
     const loaded = new Catalog();
     loaded.loadFlat(await flatOf(built), "40:persisted");
@@ -136,6 +136,11 @@ describe("Catalog.loadFlat (a persisted catalog served in place from derived.bin
     const added = makeRecord(3, { id: "new-chunk", sourcePath: "docs/new.md", sectionId: "Section 9" });
     loaded.put(added);
     built.put(added);
+    // A stored chunk put again moves to the end of the store order with its new fields.
+    const again = { ...makeRecord(4), id: built.idsOf("docs/f1.md")[0], sourcePath: "docs/f1.md", sectionTitle: "Replaced" };
+    loaded.put(again);
+    built.put(again);
+    expect(loaded.get(again.id)?.sectionTitle).toBe("Replaced");
     expect(loaded.size).toBe(31);
     expect([...loaded.all()]).toEqual([...built.all()]);
     expect(loaded.sources()).toEqual(built.sources());
