@@ -56,6 +56,17 @@ export class CodeTitleScope {
     }
   }
 
+  /** Every source that is a code title, with its name: for persisting beside the catalog it was read from. */
+  entries(): Array<[sourcePath: string, name: string]> {
+    return [...this.bySource];
+  }
+
+  /** Takes the code titles of the sources from {@link entries} output of the same catalog (instead of {@link rebuild}). */
+  load(entries: ReadonlyArray<readonly [sourcePath: string, name: string]>): void {
+    this.bySource.clear();
+    for (const [sourcePath, name] of entries) this.bySource.set(sourcePath, name);
+  }
+
   /** The code title a source is ("5 U.S.C."), or undefined when it is none. */
   nameOf(sourcePath: string): string | undefined {
     return this.bySource.get(sourcePath);

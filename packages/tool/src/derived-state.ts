@@ -26,6 +26,8 @@ export interface DerivedState {
   definitions: Array<[sourcePath: string, entries: DefinitionEntry[]]>;
   exact: ExactIndexState;
   resolver: SectionResolverState;
+  /** The code title each source of the catalog is ("5 U.S.C."), when the writer gives it; read back as null when not. */
+  codeTitles?: Array<[sourcePath: string, name: string]> | null;
 }
 
 /** A {@link DerivedState} as read back: the catalog is served in place from the file's typed arrays. */
@@ -43,6 +45,7 @@ interface Header {
   exactKeys: string[];
   resolverKeys: string[];
   chunks: number;
+  codeTitles: Array<[string, string]> | null;
   /** Key lists of the definition table (see `encodeDefinitions`); null when the definitions are stored as JSON. */
   definitionShapes: string[][] | null;
   /**
@@ -56,7 +59,7 @@ interface Header {
 
 /**
  * Writes `dir/derived.bin` atomically. Layout: 7-byte magic and a format-version byte, uint32 header length,
- * a small JSON header (stamp, fingerprint, pooled strings, the keys of the exact index and resolver, sizes),
+ * a small JSON header (stamp, fingerprint, pooled strings, the keys of the exact index and resolver, code titles, sizes),
  * padding to 4 bytes, int32 blobs (catalog string lists, catalog columns ({@link CATALOG_COLUMNS} per entry),
  * exact index, resolver, id offsets, positions in id order, definition table, definition string offsets), then the
  * ids and the definitions' strings packed as UTF-8 (the definitions as JSON when they hold other values than strings and integers).
@@ -106,6 +109,7 @@ export async function writeDerivedState(dir: string, state: DerivedState): Promi
   const header: Header = {
     format: "hierdoc-derived", version: FORMAT_VERSION, endianness: endianness(), stamp: state.stamp, fingerprint: state.fingerprint,
     strings: strings.strings, exactKeys: state.exact.keys, resolverKeys: state.resolver.keys, chunks: n, definitionShapes: table?.shapes ?? null,
+    codeTitles: state.codeTitles ?? null,
     blobs: [listData.length, columns.length, state.exact.data.length, state.resolver.data.length, packed.offsets.length, order.length, defData.length, defStrings.offsets.length],
     bytes: [packed.bytes.length, defStrings.bytes.length],
   };
@@ -186,7 +190,7 @@ export async function readDerivedState(dir: string): Promise<LoadedDerivedState 
     throw corrupt(`bad definitions (${(err as Error).message})`);
   }
   return {
-    stamp: h.stamp, fingerprint: h.fingerprint, catalog, definitions,
+    stamp: h.stamp, fingerprint: h.fingerprint, catalog, definitions, codeTitles: Array.isArray(h.codeTitles) ? h.codeTitles : null,
     exact: { keys: h.exactKeys, data: exact }, resolver: { keys: h.resolverKeys, data: resolver },
   };
 }

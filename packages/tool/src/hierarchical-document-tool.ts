@@ -280,7 +280,8 @@ export class HierarchicalDocumentTool {
       this.resolver = resolver;
       this.definitions = new Map(state.definitions);
       this.terms = new TermIndex([...this.definitions.values()].flat());
-      this.codeTitles.rebuild();
+      if (state.codeTitles) this.codeTitles.load(state.codeTitles);
+      else this.codeTitles.rebuild();
       this.titles.invalidate();
       return null;
     } catch (err) {
@@ -300,7 +301,7 @@ export class HierarchicalDocumentTool {
       return;
     }
     try {
-      await writeDerivedState(this.indexDir, { stamp, fingerprint: this.catalog.fingerprint(), catalog, definitions: [...this.definitions], exact, resolver });
+      await writeDerivedState(this.indexDir, { stamp, fingerprint: this.catalog.fingerprint(), catalog, definitions: [...this.definitions], exact, resolver, codeTitles: this.codeTitles.entries() });
     } catch (err) {
       this.warn(`could not save the derived state (${(err as Error).message}); the next open scans the store`);
     }

@@ -29,7 +29,7 @@ export class TitlePhraseIndex {
     const words = q.split(" ").filter(Boolean);
     if (words.length === 0 || words.length > MAX_QUERY_WORDS || !/\p{L}/u.test(q)) return [];
     const needle = ` ${q} `;
-    const { texts, chunks, byWord } = this.build();
+    const { texts, textTitles, chunks, byWord } = this.build();
     // A title holding the phrase holds each of its words as a word: only the titles of the rarest one are read.
     let candidates: number[] | undefined;
     for (const w of words) {
@@ -37,13 +37,17 @@ export class TitlePhraseIndex {
       if (!list) return [];
       if (!candidates || list.length < candidates.length) candidates = list;
     }
-    const hits: ScoredId[] = [];
+    const found: number[] = [];
     for (const t of candidates!) {
       if (!texts[t].includes(needle)) continue;
-      const chunk = chunks[t];
+      for (const title of textTitles[t]) found.push(title);
+      if (found.length > MAX_SECTIONS) return [];
+    }
+    const hits: ScoredId[] = [];
+    for (const title of found.sort((a, b) => a - b)) {
+      const chunk = chunks[title];
       const id = typeof chunk === "string" ? chunk : this.catalog.entriesOf(chunk.sourcePath).find((e) => e.chunkIndex === chunk.chunkIndex)?.id;
       if (id !== undefined) hits.push({ id, score: TITLE_PHRASE_SCORE });
-      if (hits.length > MAX_SECTIONS) return [];
     }
     return hits;
   }
@@ -62,39 +66,44 @@ export class TitlePhraseIndex {
       if (!seen) sections.set(e.sectionId, { chunkIndex: e.chunkIndex, chunk, title: e.sectionTitle, sectionId: e.sectionId });
       else if (e.chunkIndex < seen.chunkIndex) Object.assign(seen, { chunkIndex: e.chunkIndex, chunk, title: e.sectionTitle });
     }
-    const titles: Titles = { texts: [], chunks: [], byWord: new Map() };
-    /** Normalised text and words of each stripped title (sections of many files repeat them). */
-    const known = new Map<string, { text: string; words: string[] }>();
+    const titles: Titles = { texts: [], textTitles: [], chunks: [], byWord: new Map() };
+    // Distinct titles are normalised and indexed once (sections of many files repeat them).
+    const textOf = new Map<string, number>();
+    const stripped = new Map<string, { sectionId: string; title: string }>();
     for (const sections of first.values()) {
       for (const t of sections.values()) {
-        const stripped = stripId(t.title, t.sectionId);
-        if (!stripped) continue;
-        let norm = known.get(stripped);
-        if (!norm) {
-          const text = normalize(stripped);
-          known.set(stripped, (norm = { text: ` ${text} `, words: [...new Set(text.split(" "))].filter(Boolean) }));
+        let s = stripped.get(t.title);
+        if (s?.sectionId !== t.sectionId) stripped.set(t.title, (s = { sectionId: t.sectionId, title: stripId(t.title, t.sectionId) }));
+        if (!s.title) continue;
+        let text = textOf.get(s.title);
+        if (text === undefined) {
+          const norm = normalize(s.title);
+          textOf.set(s.title, (text = titles.texts.push(` ${norm} `) - 1));
+          titles.textTitles.push([]);
+          for (const w of new Set(norm.split(" "))) {
+            if (!w) continue;
+            const list = titles.byWord.get(w);
+            if (list) list.push(text);
+            else titles.byWord.set(w, [text]);
+          }
         }
-        const at = titles.texts.push(norm.text) - 1;
-        titles.chunks.push(t.chunk);
-        for (const w of norm.words) {
-          const list = titles.byWord.get(w);
-          if (list) list.push(at);
-          else titles.byWord.set(w, [at]);
-        }
+        titles.textTitles[text].push(titles.chunks.push(t.chunk) - 1);
       }
     }
     return (this.titles = titles);
   }
 }
 
-/**
- * Section titles (normalised, space-padded), the chunk each names (its id, or its source and index when
- * the catalog is served in place), and the titles each word is in (ascending).
- */
+/** A section's first chunk: its id, or its source and index when the catalog is served in place. */
 type TitleChunk = string | { sourcePath: string; chunkIndex: number };
 
+/**
+ * Distinct section titles (normalised, space-padded), the sections (by number, ascending) each is the title
+ * of, the first chunk of each section, and the titles each word is in (ascending).
+ */
 interface Titles {
   texts: string[];
+  textTitles: number[][];
   chunks: TitleChunk[];
   byWord: Map<string, number[]>;
 }

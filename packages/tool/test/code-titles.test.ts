@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { HierarchicalDocumentTool } from "@hierdoc/tool";
+import { readDerivedState, type HierarchicalDocumentTool } from "@hierdoc/tool";
 import { openTool } from "./helpers.js";
 
 /** A small US Code title in the corpus' markdown layout: "# Title N— …", "## CHAPTER …", "### § N. Heading". */
@@ -65,6 +65,20 @@ describe("an index holding several US Code titles that share section numbers", (
     expect(exactOnly.results.map((r) => r.sourcePath)).toEqual([file5()]);
     const bare = await tool.search("§ 553", { topK: 5, mode: "exact" });
     expect(new Set(bare.results.map((r) => r.sourcePath))).toEqual(new Set([file5(), file42()]));
+  });
+
+  it("keeps each source's code title across a reopen from the persisted derived state (and the derived.bin records them)", async () => {
+    const first = await openTool(join(dir, "index"));
+    await first.ingest([file42(), file5()]);
+    await first.close();
+    expect((await readDerivedState(join(dir, "index")))?.codeTitles).toEqual(expect.arrayContaining([[file5(), "5 U.S.C."], [file42(), "42 U.S.C."]]));
+    tool = await openTool(join(dir, "index"));
+    expect(tool.openInfo).toEqual({ derived: "loaded" });
+    for (const [query, source] of [["5 U.S.C. 553", file5()], ["section 553 of title 42", file42()]]) {
+      const res = await tool.search(query, { topK: 3, mode: "exact" });
+      expect([query, res.results.map((r) => r.sourcePath)]).toEqual([query, [source]]);
+    }
+    expect((await tool.section("42 U.S.C. 553")).map((r) => r.sourcePath)).toEqual([file42()]);
   });
 
   it("looks up a section by a title-qualified id", async () => {
