@@ -1,5 +1,8 @@
 import type { StemVocabulary } from "./stem-vocabulary.js";
 
+/** Distinct query stems up to which bigrams are looked up in a dense `size × size` table (64 KB), a Map past it. */
+const DENSE_LIMIT = 128;
+
 /**
  * What one scan of a text found of the query ({@link QueryTerms.scan}); buffers reused from text to text,
  * valid until the next scan.
@@ -34,11 +37,12 @@ export class QueryTerms {
   /** For each trigram of the stem sequence (in order, repeats kept): its distinct trigram index. */
   readonly trigramOfEntry: Int32Array;
   private readonly ids: Int32Array;
-  /** Distinct bigram index of slot pair `a * size + b`, or -1. */
-  private readonly bigramIndex: Int32Array;
-  /** Slots of each distinct trigram, three per trigram. */
-  private readonly trigramSlots: Int32Array;
-  private readonly trigramCount: number;
+  /** Distinct bigram index of slot pair `a * size + b` (-1: none); a Map past {@link DENSE_LIMIT} distinct stems. */
+  private readonly bigramIndex: Int32Array | Map<number, number>;
+  /** Trigrams by their first bigram: those of bigram `h` are `headThird/headTrigram[headStart[h] .. headStart[h + 1])`. */
+  private readonly headStart: Int32Array;
+  private readonly headThird: Int32Array;
+  private readonly headTrigram: Int32Array;
   private slots: Int32Array = new Int32Array(0);
   private readonly scanOut: TermScan;
   private readonly counts: Int32Array;
@@ -53,31 +57,48 @@ export class QueryTerms {
     const d = (this.size = this.stems.length);
     this.ids = Int32Array.from(this.stems, (s) => vocabulary.idOf(s));
     const slotSeq = seq.map((s) => slotOf.get(s)!);
-    this.bigramIndex = new Int32Array(d * d).fill(-1);
+    const index = d <= DENSE_LIMIT ? new Int32Array(d * d).fill(-1) : new Map<number, number>();
+    this.bigramIndex = index;
     let bigrams = 0;
     this.bigramOfEntry = new Int32Array(Math.max(0, seq.length - 1));
     for (let i = 0; i + 2 <= seq.length; i++) {
       const key = slotSeq[i] * d + slotSeq[i + 1];
-      if (this.bigramIndex[key] < 0) this.bigramIndex[key] = bigrams++;
-      this.bigramOfEntry[i] = this.bigramIndex[key];
+      let b = index instanceof Map ? (index.get(key) ?? -1) : index[key];
+      if (b < 0) {
+        b = bigrams++;
+        if (index instanceof Map) index.set(key, b);
+        else index[key] = b;
+      }
+      this.bigramOfEntry[i] = b;
     }
-    const trigramKeys = new Map<number, number>();
-    const tri: number[] = [];
+    // Distinct trigrams, then grouped by their first bigram (which is always a query bigram).
+    const trigramKeys = new Map<string, number>();
+    const firsts: number[] = [];
+    const thirds: number[] = [];
     this.trigramOfEntry = new Int32Array(Math.max(0, seq.length - 2));
     for (let i = 0; i + 3 <= seq.length; i++) {
-      const key = (slotSeq[i] * d + slotSeq[i + 1]) * d + slotSeq[i + 2];
+      const key = `${this.bigramOfEntry[i]} ${slotSeq[i + 2]}`;
       let t = trigramKeys.get(key);
       if (t === undefined) {
         t = trigramKeys.size;
         trigramKeys.set(key, t);
-        tri.push(slotSeq[i], slotSeq[i + 1], slotSeq[i + 2]);
+        firsts.push(this.bigramOfEntry[i]);
+        thirds.push(slotSeq[i + 2]);
       }
       this.trigramOfEntry[i] = t;
     }
-    this.trigramSlots = Int32Array.from(tri);
-    this.trigramCount = trigramKeys.size;
+    this.headStart = new Int32Array(bigrams + 1);
+    for (const h of firsts) this.headStart[h + 1]++;
+    for (let h = 0; h < bigrams; h++) this.headStart[h + 1] += this.headStart[h];
+    this.headThird = new Int32Array(firsts.length);
+    this.headTrigram = new Int32Array(firsts.length);
+    const fill = this.headStart.slice(0, bigrams);
+    firsts.forEach((h, t) => {
+      this.headThird[fill[h]] = thirds[t];
+      this.headTrigram[fill[h]++] = t;
+    });
     this.counts = new Int32Array(d);
-    this.scanOut = { tf: new Int32Array(d), bigrams: new Uint8Array(bigrams), trigrams: new Uint8Array(this.trigramCount), covered: 0, width: 0 };
+    this.scanOut = { tf: new Int32Array(d), bigrams: new Uint8Array(bigrams), trigrams: new Uint8Array(firsts.length), covered: 0, width: 0 };
   }
 
   /** Maps the query's stem ids to slots in `slots` (an owner's table, -1 everywhere else, longer than every id scanned). */
@@ -118,31 +139,30 @@ export class QueryTerms {
       this.hitPos = new Int32Array(ids.length);
       this.hitSlot = new Int32Array(ids.length);
     }
-    const { slots, hitPos, hitSlot, bigramIndex, trigramSlots, trigramCount } = this;
+    const { slots, hitPos, hitSlot, bigramIndex, headStart, headThird, headTrigram } = this;
+    const dense = bigramIndex instanceof Map ? null : bigramIndex;
     const d = this.size;
     let hits = 0;
     let covered = 0;
     let prev = -1;
-    let prev2 = -1;
+    // The query bigram ending at the previous token (-1: none): a trigram is that bigram plus this token.
+    let prevBigram = -1;
     for (let p = 0; p < ids.length; p++) {
       const j = slots[ids[p]];
+      let b = -1;
       if (j >= 0) {
         if (tf[j]++ === 0) covered++;
         hitPos[hits] = p;
         hitSlot[hits++] = j;
         if (prev >= 0) {
-          const b = bigramIndex[prev * d + j];
-          if (b >= 0) {
-            bigrams[b] = 1;
-            if (prev2 >= 0) {
-              for (let t = 0; t < trigramCount; t++) {
-                if (trigramSlots[3 * t] === prev2 && trigramSlots[3 * t + 1] === prev && trigramSlots[3 * t + 2] === j) trigrams[t] = 1;
-              }
-            }
-          }
+          b = dense ? dense[prev * d + j] : ((bigramIndex as Map<number, number>).get(prev * d + j) ?? -1);
+          if (b >= 0) bigrams[b] = 1;
+        }
+        if (prevBigram >= 0) {
+          for (let k = headStart[prevBigram]; k < headStart[prevBigram + 1]; k++) if (headThird[k] === j) trigrams[headTrigram[k]] = 1;
         }
       }
-      prev2 = prev;
+      prevBigram = b;
       prev = j;
     }
     out.covered = covered;

@@ -127,6 +127,11 @@ describe("FeatureExtractor is bit-identical to the reference on edge cases", () 
     ["no candidates match", [cand("a", "alpha beta"), cand("b", "gamma")]],
     ["one", [cand("a", "one")]],
     ["math 𝐀𝐁𝐂 letters", [cand("a", "Math letters 𝐀𝐁𝐂 and emoji 😀"), cand("b", "math letters")]],
+    // Past 128 distinct query stems the bigram table is a Map.
+    [
+      Array.from({ length: 300 }, (_, i) => `term${i}`).join(" ") + " term5 term6 term7",
+      [cand("a", "term5 term6 term7 other term100 term101 term299 term0"), cand("b", "term7 term6 term5 term200"), cand("c", "unrelated")],
+    ],
   ];
 
   it("for unicode, repeated stems, section ids, single candidates and empty texts", () => {
