@@ -113,7 +113,7 @@ export function renderRankerSection(r: RankerBenchResults): string {
       "The first time a chunk is seen its texts are tokenised, stemmed and numbered (stem ids of one vocabulary per extractor, cached by chunk id and by text, 20,000 of each); the warm rows are the cost once the chunks recur.",
     "",
     "Both rerankers compute the same features (the shared `FeatureExtractor`); the learned one then runs its trees instead of the lexical weighted sum. " +
-      "Against the previous default (lexical) the learned stage adds the model's time only; against no rerank stage at all it adds the whole learned row (plus fetching 50 records, which any rerank stage does).",
+      "Against the previous default (lexical) the learned stage adds the model's time only; against no rerank stage at all it adds the whole learned row, plus what the tool's stage does for any reranker and this in-process run leaves out: fetching the 50 records and looking up the defined terms each one uses (`TermIndex.termsUsedIn`).",
     "",
     "### Targets (issue 17)",
     "",
