@@ -16,7 +16,9 @@ export type PairWeighting = "pairwise" | "lambda";
  * Adds to `grad` / `hess` (indexed from `offset`) the first and second derivatives of the pairwise logistic
  * loss of one query with respect to each candidate's score: for every pair with `labels[i] > labels[j]`,
  * `w · log(1 + exp(−(s_i − s_j)))`, where `w` is 1 (`pairwise`) or the |ΔNDCG| of swapping the two in the
- * current ranking (`lambda`). Returns the loss. Pure and deterministic.
+ * current ranking (`lambda`). With `cutoff` (lambda only) the NDCG is truncated at that rank (NDCG@cutoff):
+ * a position past it gains nothing, so pairs both ranked past it weigh 0 and training concentrates on what
+ * enters the top `cutoff`. Returns the loss. Pure and deterministic.
  */
 export function addPairGradients(
   scores: ArrayLike<number>,
@@ -25,6 +27,7 @@ export function addPairGradients(
   hess: Float64Array,
   offset: number,
   weighting: PairWeighting,
+  cutoff = Infinity,
 ): number {
   const n = labels.length;
   const relevant: number[] = [];
@@ -37,8 +40,9 @@ export function addPairGradients(
     rankOf = new Int32Array(n);
     order.forEach((doc, r) => (rankOf![doc] = r));
     const ideal = relevant.map((i) => labels[i]).sort((a, b) => b - a);
-    idcg = ideal.reduce((s, y, r) => s + (2 ** y - 1) / Math.log2(r + 2), 0) || 1;
+    idcg = ideal.reduce((s, y, r) => s + (r < cutoff ? (2 ** y - 1) / Math.log2(r + 2) : 0), 0) || 1;
   }
+  const discount = (r: number): number => (r < cutoff ? 1 / Math.log2(r + 2) : 0);
   let loss = 0;
   for (const i of relevant) {
     for (let j = 0; j < n; j++) {
@@ -46,7 +50,8 @@ export function addPairGradients(
       let w = 1;
       if (rankOf) {
         const gain = 2 ** labels[i] - 2 ** labels[j];
-        w = Math.abs((gain * (1 / Math.log2(rankOf[i] + 2) - 1 / Math.log2(rankOf[j] + 2))) / idcg);
+        w = Math.abs((gain * (discount(rankOf[i]) - discount(rankOf[j]))) / idcg);
+        if (w === 0) continue;
       }
       const diff = scores[i] - scores[j];
       const rho = 1 / (1 + Math.exp(diff));

@@ -18,6 +18,8 @@ export interface TreesTrainOptions {
   l2?: number;
   /** Pair weighting (default `lambda`: LambdaMART). */
   weighting?: PairWeighting;
+  /** Rank past which the lambda weighting's NDCG gains nothing (default: the whole list); see {@link addPairGradients}. */
+  cutoff?: number;
 }
 
 /**
@@ -54,7 +56,7 @@ export function trainTreesRanker(features: FeatureName[], groups: readonly Train
   for (let r = 0; r < rounds; r++) {
     grad.fill(0);
     hess.fill(0);
-    useful.forEach((g, gi) => addPairGradients(scores.subarray(offsets[gi], offsets[gi] + g.labels.length), g.labels, grad, hess, offsets[gi], weighting));
+    useful.forEach((g, gi) => addPairGradients(scores.subarray(offsets[gi], offsets[gi] + g.labels.length), g.labels, grad, hess, offsets[gi], weighting, options.cutoff));
     const tree = builder.build(all);
     trees.push(tree);
     for (let i = 0; i < n; i++) {

@@ -67,6 +67,25 @@ describe("pairwise gradients", () => {
     // The relevant doc ranked 2nd is pulled harder against rank 1 than the one ranked 4th against rank 3.
     expect(Math.abs(top[0])).toBeGreaterThan(Math.abs(low[2]));
   });
+
+  it("lambda with a cutoff: pairs both ranked past it weigh nothing, a pair crossing it still pulls", () => {
+    // Ranking by score: 0, 1, 2, 3, 4. The relevant candidate (4) is last.
+    const scores = [5, 4, 3, 2, 1];
+    const labels = [0, 0, 0, 0, 1];
+    const full = new Float64Array(5);
+    addPairGradients(scores, labels, full, new Float64Array(5), 0, "lambda");
+    const cut = new Float64Array(5);
+    const cutHess = new Float64Array(5);
+    addPairGradients(scores, labels, cut, cutHess, 0, "lambda", 2);
+    // Candidates 2 and 3 sit past rank 2 like the relevant one: without a cutoff they are pushed down, with it not at all.
+    expect(full[2]).toBeGreaterThan(0);
+    expect(cut[2]).toBe(0);
+    expect(cutHess[3]).toBe(0);
+    // The pairs with the top two still pull the relevant candidate up and push those two down.
+    expect(cut[4]).toBeLessThan(0);
+    expect(cut[0]).toBeGreaterThan(0);
+    expect(cut[1]).toBeGreaterThan(0);
+  });
 });
 
 describe("folds", () => {
