@@ -494,11 +494,14 @@ export class HierarchicalDocumentTool {
     if (!sources && !types && !prefix) return undefined;
     const match = sources ? picomatch(sources) : undefined;
     const out = new Set<string>();
-    for (const e of this.catalog.all()) {
-      if (match && !match(e.sourcePath)) continue;
-      if (types && !types.has(e.chunkType)) continue;
-      if (prefix && !hasIdPrefix(e.sectionId, prefix) && !e.sectionAliases.some((a) => hasIdPrefix(a, prefix))) continue;
-      out.add(e.id);
+    // The source glob is matched once per source, and only the entries of matching sources are read.
+    for (const source of this.catalog.sources()) {
+      if (match && !match(source)) continue;
+      for (const e of this.catalog.entriesOf(source)) {
+        if (types && !types.has(e.chunkType)) continue;
+        if (prefix && !hasIdPrefix(e.sectionId, prefix) && !e.sectionAliases.some((a) => hasIdPrefix(a, prefix))) continue;
+        out.add(e.id);
+      }
     }
     return out;
   }

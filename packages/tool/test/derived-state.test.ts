@@ -37,6 +37,10 @@ async function answers(tool: HierarchicalDocumentTool): Promise<unknown> {
       out.push(r.results.map((x) => [x.id, x.score, x.sectionId, x.definitions.map((d) => d.term), x.crossReferences.map((c) => [c.targetSectionId, c.external])]));
     }
   }
+  for (const filters of [{ source: "**/harbour-data-act.md" }, { sectionPrefix: "Article", chunkType: "content" as const }, { source: ["**/*.md"], sectionPrefix: "Section 2" }]) {
+    const r = await tool.search("data", { mode: "keyword", topK: 20, filters });
+    out.push(r.results.map((x) => [x.id, x.score]));
+  }
   for (const id of ["Article 6", "Article 4", "Chapter III › Section 1", "Section 2"]) {
     out.push(tool.sectionMatches(id).map((m) => [m.qualifiedId, m.chunkIds]));
     const refs = await tool.refs(id);
