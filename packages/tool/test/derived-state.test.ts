@@ -174,6 +174,39 @@ describe(`persisted derived state (${DERIVED_FILE_NAME})${hasGdpr ? "" : " (GDPR
   });
 });
 
+describe("a tool opened from derived.bin, then changed", () => {
+  it("removes a deleted file's chunks everywhere (catalog, exact index, search) and saves a state that reopens the same", async () => {
+    const ws = workspace();
+    try {
+      const first = await open(ws.index);
+      await first.tool.ingest([ws.docs]);
+      await first.tool.close();
+      const { tool } = await open(ws.index);
+      expect(tool.openInfo).toEqual({ derived: "loaded" });
+      const gone = tool.sources().find((s) => s.endsWith("harbour-data-act.md"))!;
+      expect(gone).toBeDefined();
+      const before = tool.chunkCount;
+      const goneHits = (t: HierarchicalDocumentTool) => t.search("harbour pilot register", { mode: "keyword", topK: 50 }).then((r) => r.results.filter((x) => x.sourcePath === gone).length);
+      expect(await goneHits(tool)).toBeGreaterThan(0);
+      rmSync(gone);
+      const report = await tool.ingest([ws.docs]);
+      expect(report.chunksDeleted).toBeGreaterThan(0);
+      expect(tool.sources()).not.toContain(gone);
+      expect(tool.chunkCount).toBe(before - report.chunksDeleted);
+      expect(await goneHits(tool)).toBe(0);
+      const answer = await answers(tool);
+      await tool.close();
+      const again = await open(ws.index);
+      expect(again.tool.openInfo).toEqual({ derived: "loaded" });
+      expect(again.store.scans).toBe(0);
+      expect(await answers(again.tool)).toEqual(answer);
+      await again.tool.close();
+    } finally {
+      ws.cleanup();
+    }
+  });
+});
+
 async function firstId(store: MemoryStore): Promise<string> {
   for await (const r of store.scan()) return r.id;
   throw new Error("empty store");
