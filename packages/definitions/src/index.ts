@@ -1,4 +1,4 @@
-export { normalizeTerm, singularKey, wordTokens, type WordToken } from "./normalize.js";
+export { normalizeTerm, singularKey, wordKey, wordKeys, wordTokens, type WordToken } from "./normalize.js";
 export { TermIndex } from "./term-index.js";
 export { extractDefinitions, type ExtractedDefinition } from "./extract-definitions.js";
 export { matchDefinitions, isGlossaryHeader, isIdLike, type DefinitionMatch, type ParagraphContext } from "./definition-patterns.js";

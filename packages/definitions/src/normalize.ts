@@ -42,13 +42,46 @@ export function singularKey(word: string): string {
   return w;
 }
 
+/** Words whose matching key {@link wordKey} remembers (most text reuses a small vocabulary). */
+const KEY_MEMO_LIMIT = 65_536;
+const keyMemo = new Map<string, string>();
+
+/**
+ * The matching key of one word as written: lower-cased, curly apostrophe straightened, singular
+ * ({@link singularKey}). Remembers recent words, so a text's common words cost one map lookup.
+ */
+export function wordKey(raw: string): string {
+  let key = keyMemo.get(raw);
+  if (key === undefined) {
+    key = singularKey(raw.toLowerCase().replace(/’/g, "'"));
+    if (keyMemo.size >= KEY_MEMO_LIMIT) keyMemo.clear();
+    keyMemo.set(raw, key);
+  }
+  return key;
+}
+
 /** Splits text into words with offsets and singular keys (the matcher's tokenizer). */
 export function wordTokens(text: string): WordToken[] {
   const out: WordToken[] = [];
   for (const m of text.matchAll(WORD)) {
     const raw = m[0];
     const start = m.index ?? 0;
-    out.push({ raw, key: singularKey(raw.toLowerCase().replace(/’/g, "'")), start, end: start + raw.length });
+    out.push({ raw, key: wordKey(raw), start, end: start + raw.length });
   }
   return out;
+}
+
+/**
+ * The words of a text as two parallel lists, as written and as keys ({@link wordKey}): {@link wordTokens}
+ * without an object or offsets per word, for matchers that scan many texts.
+ */
+export function wordKeys(text: string): { raws: string[]; keys: string[] } {
+  const raws: string[] = [];
+  const keys: string[] = [];
+  const re = new RegExp(WORD.source, WORD.flags);
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    raws.push(m[0]);
+    keys.push(wordKey(m[0]));
+  }
+  return { raws, keys };
 }

@@ -1,6 +1,6 @@
 import type { DefinitionEntry } from "@hierdoc/core";
 import { HierdocError } from "@hierdoc/core";
-import { normalizeTerm, singularKey, wordTokens, type WordToken } from "./normalize.js";
+import { normalizeTerm, singularKey, wordKeys, wordTokens, type WordToken } from "./normalize.js";
 
 interface TrieNode {
   children: Map<string, TrieNode>;
@@ -15,6 +15,8 @@ interface TermInfo {
   /** The term as first defined, for the source-convention check. */
   term: string;
   entries: DefinitionEntry[];
+  /** Ids of {@link entries} (a term defined in thousands of sources is checked for duplicates in O(1)). */
+  ids: Set<string>;
 }
 
 function newNode(): TrieNode {
@@ -57,6 +59,12 @@ function sameCase(written: string, defined: string): boolean {
   return a[0] === b[0] && a.toLowerCase() === b.toLowerCase();
 }
 
+/** Whether the words of `raws` from `from` are written as a case-sensitive term requires (any case when it does not). */
+function caseMatches(info: TermInfo, raws: readonly string[], from: number): boolean {
+  if (!info.caseWords) return true;
+  return info.caseWords.every((w, k) => sameCase(raws[from + k], w));
+}
+
 /** Texts whose matches {@link TermIndex.termsUsedIn} remembers (a few MB of chunk text). */
 const MEMO_LIMIT = 4096;
 
@@ -71,7 +79,8 @@ export class TermIndex {
   private root: TrieNode = newNode();
   private dirty = false;
   /** Matches of recent texts (search results and rerank candidates recur across queries); cleared on change. */
-  private readonly memo = new Map<string, DefinitionEntry[]>();
+  private readonly memo = new Map<string, Map<string, DefinitionEntry[]>>();
+  private memoSize = 0;
 
   /** Builds the index from definitions (e.g. those stored on chunk records). */
   constructor(entries: readonly DefinitionEntry[] = []) {
@@ -105,10 +114,13 @@ export class TermIndex {
       const key = words.map((w) => w.key).join(" ");
       let info = this.byKey.get(key);
       if (!info) {
-        info = { key, caseWords: caseSensitiveWords(entry.term, words), term: entry.term, entries: [] };
+        info = { key, caseWords: caseSensitiveWords(entry.term, words), term: entry.term, entries: [], ids: new Set() };
         this.byKey.set(key, info);
       }
-      if (!info.entries.some((e) => e.id === entry.id)) info.entries.push(entry);
+      if (!info.ids.has(entry.id)) {
+        info.ids.add(entry.id);
+        info.entries.push(entry);
+      }
     }
     this.dirty = true;
   }
@@ -120,7 +132,10 @@ export class TermIndex {
       const kept = info.entries.filter((e) => e.sourcePath !== sourcePath);
       removed += info.entries.length - kept.length;
       if (kept.length === 0) this.byKey.delete(key);
-      else info.entries = kept;
+      else if (kept.length < info.entries.length) {
+        info.entries = kept;
+        info.ids = new Set(kept.map((e) => e.id));
+      }
     }
     if (removed > 0) this.dirty = true;
     return removed;
@@ -158,47 +173,52 @@ export class TermIndex {
    */
   termsUsedIn(text: string, sourcePath?: string): DefinitionEntry[] {
     const root = this.trie();
-    const memoKey = `${sourcePath ?? ""}\u0000${text}`;
-    const known = this.memo.get(memoKey);
+    let bySource = this.memo.get(sourcePath ?? "");
+    const known = bySource?.get(text);
     if (known) return known.slice();
     const out = this.match(root, text, sourcePath);
-    if (this.memo.size >= MEMO_LIMIT) this.memo.clear();
-    this.memo.set(memoKey, out);
+    if (this.memoSize >= MEMO_LIMIT) {
+      this.memo.clear();
+      this.memoSize = 0;
+      bySource = undefined;
+    }
+    if (!bySource) this.memo.set(sourcePath ?? "", (bySource = new Map()));
+    bySource.set(text, out);
+    this.memoSize++;
     return out.slice();
   }
 
   private match(root: TrieNode, text: string, sourcePath: string | undefined): DefinitionEntry[] {
-    const tokens = wordTokens(text);
+    const { raws, keys } = wordKeys(text);
     const seen = new Set<string>();
     const out: DefinitionEntry[] = [];
     let i = 0;
-    while (i < tokens.length) {
+    while (i < keys.length) {
       let node: TrieNode | undefined = root;
-      let best: { info: TermInfo; next: number } | null = null;
-      for (let j = i; j < tokens.length && node; j++) {
-        node = node.children.get(tokens[j].key);
+      let best: TermInfo | null = null;
+      let bestNext = 0;
+      for (let j = i; j < keys.length && node; j++) {
+        node = node.children.get(keys[j]);
         if (!node) break;
         for (const key of node.terms) {
           const info = this.byKey.get(key);
-          if (!info || !this.caseMatches(info, tokens, i)) continue;
-          if (!best || j + 1 > best.next) best = { info, next: j + 1 };
+          if (!info || !caseMatches(info, raws, i)) continue;
+          if (!best || j + 1 > bestNext) {
+            best = info;
+            bestNext = j + 1;
+          }
         }
       }
       if (best) {
-        if (!seen.has(best.info.key)) {
-          seen.add(best.info.key);
-          const own = sourcePath ? best.info.entries.filter((e) => e.sourcePath === sourcePath) : [];
-          out.push(...(own.length > 0 ? own : best.info.entries));
+        if (!seen.has(best.key)) {
+          seen.add(best.key);
+          const own = sourcePath ? best.entries.filter((e) => e.sourcePath === sourcePath) : [];
+          out.push(...(own.length > 0 ? own : best.entries));
         }
-        i = best.next;
+        i = bestNext;
       } else i++;
     }
     return out;
-  }
-
-  private caseMatches(info: TermInfo, tokens: WordToken[], from: number): boolean {
-    if (!info.caseWords) return true;
-    return info.caseWords.every((w, k) => sameCase(tokens[from + k].raw, w));
   }
 
   private trie(): TrieNode {
@@ -222,6 +242,7 @@ export class TermIndex {
     this.root = root;
     this.dirty = false;
     this.memo.clear();
+    this.memoSize = 0;
     return root;
   }
 }

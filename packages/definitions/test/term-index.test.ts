@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import type { DefinitionEntry } from "@hierdoc/core";
-import { TermIndex, normalizeTerm } from "@hierdoc/definitions";
+import { TermIndex, normalizeTerm, wordKey, wordKeys, wordTokens } from "@hierdoc/definitions";
 
 function entry(term: string, sourcePath = "a.md", section = "Article 4"): DefinitionEntry {
   return {
@@ -85,5 +85,32 @@ describe("TermIndex at the size of a 1M-chunk index", () => {
     const entries = Array.from({ length: 300_000 }, (_, i) => entry(`term number ${i}`, `f${i % 50}.md`));
     const index = new TermIndex(entries);
     expect(index.termsUsedIn("the term number 299999 applies").map((e) => e.term)).toEqual(["term number 299999"]);
+  });
+});
+
+describe("wordKeys", () => {
+  it("splits a text into the same words and keys as wordTokens, without offsets", () => {
+    const text = "The Data Controllers’ duties: parties' processes, boxes and Authorised Persons (ADGM) — re-insurance_v2.";
+    const tokens = wordTokens(text);
+    const { raws, keys } = wordKeys(text);
+    expect(raws).toEqual(tokens.map((t) => t.raw));
+    expect(keys).toEqual(tokens.map((t) => t.key));
+    expect(keys).toContain("party");
+    expect(keys).toContain("process");
+    expect(wordKey("Controller’s")).toBe("controller");
+  });
+});
+
+describe("TermIndex with a term defined in thousands of sources", () => {
+  it("keeps each definition once (repeated ids ignored) and follows removals by source", () => {
+    const sources = Array.from({ length: 5000 }, (_, i) => `title${i}.md`);
+    const idx = new TermIndex([...sources.map((s) => entry("agency", s)), ...sources.slice(0, 100).map((s) => entry("agency", s))]);
+    expect(idx.define("agencies")).toHaveLength(5000);
+    expect(idx.removeBySource("title7.md")).toBe(1);
+    idx.addAll([entry("agency", "title7.md"), entry("agency", "title8.md")]);
+    const ids = idx.define("agency").map((d) => d.id);
+    expect(ids).toHaveLength(5000);
+    expect(new Set(ids).size).toBe(5000);
+    expect(ids[ids.length - 1]).toBe("title7.md#agency");
   });
 });
