@@ -122,7 +122,7 @@ export function buildProgram(result: { code: number }): Command {
       .option("--folds <k>", "cross-validation folds, by question (default 5)")
       .option("--candidates <n>", "fused candidates per query, as the rerank stage's `candidates` (default 50)")
       .addOption(new Option("--kind <kind>", "model").choices(["trees", "linear"]).default("trees"))
-      .option("--trees <n>", "boosting rounds of the trees model (default 100)")
+      .option("--trees <n>", "boosting rounds of the trees model (default 200)")
       .option("--k <n>", "metric cut-off, also the rank the trees optimise NDCG up to (default 10)")
       .option("--cache <file>", "reuse (or write) the collected candidates, for repeated runs")
       .option("--json", "print the metrics as JSON"),
