@@ -2,17 +2,9 @@ import { describe, expect, it } from "@jest/globals";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { seededRandom } from "@hierdoc/core/testing";
 import { Bm25Index, type Bm25Variant } from "@hierdoc/keyword-search";
 
-/** Deterministic pseudo-random numbers (mulberry32). */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * A Zipf-like corpus over more documents than one pruning window (4,096), where every fifth document repeats an
@@ -20,7 +12,7 @@ function rng(seed: number): () => number {
  * exhaustive one does.
  */
 function corpus(n: number, seed: number, prefix: string): Array<{ id: string; text: string; sourcePath: string }> {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const word = () => `w${Math.floor(Math.pow(r(), 3) * 500)}`;
   const docs: Array<{ id: string; text: string; sourcePath: string }> = [];
   for (let i = 0; i < n; i++) {
@@ -33,7 +25,7 @@ function corpus(n: number, seed: number, prefix: string): Array<{ id: string; te
 }
 
 function queries(seed: number, count: number): string[] {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   return Array.from({ length: count }, () =>
     Array.from({ length: 1 + Math.floor(r() * 18) }, () => `w${Math.floor(Math.pow(r(), 1.5) * 520)}`).join(" "),
   );
@@ -64,7 +56,7 @@ describe.each<Bm25Variant>(["lucene", "okapi"])("block-max MaxScore top-k equals
       await built.save(dir);
       const index = (await Bm25Index.load(dir))!;
       expect(index.loadedFormat).toBe(3);
-      const r = rng(5);
+      const r = seededRandom(5);
       const allow = new Set(docs.filter(() => r() < 0.2).map((d) => d.id));
       const qs = queries(variant === "okapi" ? 21 : 22, 30);
       expect(expectSameAsExhaustive(index, qs, allow)).toBe(120);

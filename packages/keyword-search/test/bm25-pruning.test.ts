@@ -1,17 +1,9 @@
+import { seededRandom } from "@hierdoc/core/testing";
 import { Bm25Index, type Bm25Variant } from "@hierdoc/keyword-search";
 
-/** Deterministic pseudo-random numbers (mulberry32). */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function zipfCorpus(n: number, seed: number): Array<{ id: string; text: string; sourcePath: string }> {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const word = () => `w${Math.floor(Math.pow(r(), 3) * 400)}`;
   return Array.from({ length: n }, (_, i) => ({
     id: `c${i}`,
@@ -39,7 +31,7 @@ describe.each<Bm25Variant>(["lucene", "okapi"])("MaxScore-pruned top-k equals ex
     await index.upsert(docs);
     await index.remove(docs.filter((_, i) => i % 11 === 0).map((d) => d.id));
     const ids = docs.filter((_, i) => i % 11 !== 0).map((d) => d.id);
-    const r = rng(99);
+    const r = seededRandom(99);
     const allow = new Set(ids.filter(() => r() < 0.3));
     let compared = 0;
     for (let q = 0; q < 60; q++) {
