@@ -98,23 +98,21 @@ export class ChunkAnalyses {
 
   /** The stem ids of a chunk's content, cached by text too: chunks with the same text (copies, boilerplate) share one analysis. */
   private contentIdsOf(text: string): Int32Array {
-    let ids = this.contents.get(text);
-    if (ids === undefined) {
-      if (this.contents.size >= CACHE_LIMIT) this.contents.clear();
-      ids = this.vocab.idsOf(text);
-      this.contents.set(text, ids);
-    }
-    return ids;
+    return this.cachedIds(this.contents, text);
   }
 
   /** The stem ids of a short text, cached by text. */
   private idsOf(text: string): Int32Array {
-    if (!text) return EMPTY;
-    let ids = this.texts.get(text);
+    return text ? this.cachedIds(this.texts, text) : EMPTY;
+  }
+
+  /** `text`'s stem ids from `cache`, analysed and remembered on a miss (the cache starts over when full). */
+  private cachedIds(cache: Map<string, Int32Array>, text: string): Int32Array {
+    let ids = cache.get(text);
     if (ids === undefined) {
-      if (this.texts.size >= CACHE_LIMIT) this.texts.clear();
+      if (cache.size >= CACHE_LIMIT) cache.clear();
       ids = this.vocab.idsOf(text);
-      this.texts.set(text, ids);
+      cache.set(text, ids);
     }
     return ids;
   }
