@@ -96,19 +96,6 @@ export function scaleRecord(base: readonly StoreRecord[], i: number, project: (v
   return { record, vector: project(unit(v)) };
 }
 
-/** Cosine of two vectors of the same length. */
-export function cosine(a: Float32Array, b: Float32Array): number {
-  let ab = 0;
-  let aa = 0;
-  let bb = 0;
-  for (let j = 0; j < a.length; j++) {
-    ab += a[j] * b[j];
-    aa += a[j] * a[j];
-    bb += b[j] * b[j];
-  }
-  return aa > 0 && bb > 0 ? ab / Math.sqrt(aa * bb) : 0;
-}
-
 /** An embedder whose vectors are another's, projected (the query side of {@link scaleRecords}). */
 export function projectedEmbedder(inner: Embedder, dimensions: number): Embedder {
   if (dimensions === inner.dimensions) return inner;

@@ -14,12 +14,13 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } fr
 import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import type { Embedder, SearchMode } from "@hierdoc/core";
+import { cosineSimilarity } from "@hierdoc/embeddings";
 import { evaluateRun, loadQrels, type RunEntry } from "@hierdoc/eval";
 import { createReranker } from "@hierdoc/rerank";
 import { MemoryStore, snapshotRowVectors, type MemoryAnnConfig } from "@hierdoc/store-adapters-memory";
 import { HierarchicalDocumentTool } from "@hierdoc/tool";
 import { copyManifest, loadEmbedder, manifestConfig, peakRssMb, readIndexRecords, readQueries, rssSplitMb } from "./pool.js";
-import { COPY_SHAPES, cosine, projectedEmbedder, projection, scaleRecord } from "./scale-vectors.js";
+import { COPY_SHAPES, projectedEmbedder, projection, scaleRecord } from "./scale-vectors.js";
 import { annSweep } from "./scale-recall.js";
 import { summarize } from "./stats.js";
 import { cpuMsSince, timeQueries } from "./time-queries.js";
@@ -69,7 +70,7 @@ async function build(): Promise<object> {
   const shape = COPY_SHAPES[shapeName];
   if (shape === undefined) throw new Error(`scale-worker build: --shape must be one of ${Object.keys(COPY_SHAPES).join(", ")}`);
   // Mean cosine of a copy to its real record, on the first 2,000 copies (before projection).
-  const sample = Array.from({ length: Math.min(2000, Math.max(0, size - base.length)) }, (_, j) => cosine(scaleRecord(base, base.length + j, (v) => v, shape).vector, Float32Array.from(base[j % base.length].vector)));
+  const sample = Array.from({ length: Math.min(2000, Math.max(0, size - base.length)) }, (_, j) => cosineSimilarity(scaleRecord(base, base.length + j, (v) => v, shape).vector, Float32Array.from(base[j % base.length].vector)));
   const copyCosine = sample.length ? sample.reduce((a, b) => a + b, 0) / sample.length : null;
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });

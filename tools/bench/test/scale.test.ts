@@ -1,8 +1,9 @@
 import { describe, expect, it } from "@jest/globals";
 import type { StoreRecord } from "@hierdoc/core";
+import { cosineSimilarity as cosine } from "@hierdoc/embeddings";
 import { extractScaleSection, renderScaleSection, scaleTargets, spliceScaleSection, SCALE_SECTION_BEGIN, SCALE_SECTION_END, type ScaleResults } from "../src/scale-report.js";
 import { exactTop, recallAt } from "../src/scale-recall.js";
-import { COPY_SHAPES, cosine, gaussian, projection, scaleRecord, unit } from "../src/scale-vectors.js";
+import { COPY_SHAPES, gaussian, projection, scaleRecord, unit } from "../src/scale-vectors.js";
 
 const lat = (p95: number) => ({ n: 300, mean: p95 / 2, p50: p95 / 2, p95, p99: p95 * 1.5, max: p95 * 2 });
 const results = (hybridP95: number, openMs: number, rss: number, recall: number): ScaleResults => ({
