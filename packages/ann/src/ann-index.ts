@@ -130,6 +130,14 @@ export class AnnIndex {
     return index;
   }
 
+  /**
+   * Reads a viewed index into memory now, as its first change would (a no-op when it is not viewed).
+   * @throws HierdocError E_INDEX_CORRUPT naming the file when it can no longer be read (e.g. removed since).
+   */
+  materialize(): void {
+    this.writable();
+  }
+
   /** A viewed index is read into memory before its first change (the map is immutable). */
   private writable(): Usearch.Index {
     if (this.viewedPath !== undefined) {

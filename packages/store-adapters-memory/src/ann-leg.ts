@@ -120,6 +120,25 @@ export class AnnLeg {
   }
 
   /**
+   * Makes a memory-mapped graph writable before the store changes: reads its file into memory or, when the
+   * file can no longer be read (another writer replaced and removed it since this store opened), rebuilds
+   * the graph from the store's vectors, to be saved by the next flush. Returns true when it rebuilt.
+   * @throws HierdocError from the ANN library other than an unreadable file.
+   */
+  materialize(matrix: VectorMatrix): boolean {
+    if (this.index === undefined || !this.index.viewed) return false;
+    try {
+      this.index.materialize();
+      return false;
+    } catch (err) {
+      if ((err as { code?: unknown }).code !== "E_INDEX_CORRUPT") throw err;
+    }
+    this.clear();
+    this.buildIfDue(matrix);
+    return true;
+  }
+
+  /**
    * Takes over a graph read from `file` (built with the same settings) that covers rows `0..rows-1`; rows
    * past it (appended after the graph was last saved) are added now. Returns how many were added.
    */

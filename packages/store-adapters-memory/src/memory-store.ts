@@ -164,6 +164,13 @@ export class MemoryStore implements VectorStoreAdapter {
   }
 
   /** The matrix with every vector, loaded from the vectors files first when the open deferred it. */
+  /** {@link vectors} for a change: a memory-mapped graph is made writable first (see {@link AnnLeg.materialize}). */
+  private writableVectors(operation: string): VectorMatrix {
+    const matrix = this.vectors(operation);
+    this.ann?.materialize(matrix);
+    return matrix;
+  }
+
   private vectors(operation: string): VectorMatrix {
     const matrix = this.ready(operation);
     const files = this.vectorFiles;
@@ -220,7 +227,7 @@ export class MemoryStore implements VectorStoreAdapter {
    *   record without an id, a record that cannot be serialised as JSON, or a vector with NaN values.
    */
   async upsert(records: StoreRecord[]): Promise<void> {
-    const matrix = this.vectors("upsert");
+    const matrix = this.writableVectors("upsert");
     for (const { record, vector } of records) {
       if (typeof record?.id !== "string" || record.id.length === 0) {
         throw this.error("E_INVALID_ARGUMENT", "upsert", "every record needs a non-empty string id");
@@ -279,13 +286,13 @@ export class MemoryStore implements VectorStoreAdapter {
 
   /** Removes records by id; unknown ids are ignored. */
   async deleteByIds(ids: string[]): Promise<void> {
-    this.vectors("deleteByIds");
+    this.writableVectors("deleteByIds");
     for (const id of ids) this.removeRow(id);
   }
 
   /** Removes every record whose `sourcePath` equals `sourcePath`. */
   async deleteBySource(sourcePath: string): Promise<void> {
-    this.vectors("deleteBySource");
+    this.writableVectors("deleteBySource");
     const sources = this.rows.sources;
     const ids = this.rows.ids.filter((_, row) => sources[row] === sourcePath);
     for (const id of ids) this.removeRow(id);

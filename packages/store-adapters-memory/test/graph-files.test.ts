@@ -61,6 +61,31 @@ describe("MemoryStore graph files (view at open, kept by flushes, deferred durin
     await viewed.close();
   });
 
+  it("a write after another writer replaced and removed the viewed graph file rebuilds the graph from the vectors instead of failing, and the next flush saves it", async () => {
+    const writer = new MemoryStore({ dir, ann });
+    await writer.open(open);
+    await writer.upsert(records(1000));
+    await writer.close();
+    const viewed = new MemoryStore({ dir, ann });
+    await viewed.open(open);
+    expect(viewed.openInfo).toEqual({ graph: "viewed" });
+    const mapped = (await manifest()).files.ann.name;
+    await rm(join(dir, mapped));
+    await viewed.upsert(records(5, 1000));
+    await viewed.deleteByIds(["c3"]);
+    await expectFindsOwn(viewed, 990, 1005);
+    await viewed.flush();
+    const after = await manifest();
+    expect(after.files.ann.name).not.toBe(mapped);
+    expect(after.ann.rows).toBe(1004);
+    await viewed.close();
+    const reopened = new MemoryStore({ dir, ann });
+    await reopened.open(open);
+    expect(reopened.openInfo).toEqual({ graph: "viewed" });
+    await expectFindsOwn(reopened, 990, 1005);
+    await reopened.close();
+  });
+
   it("with a graph covering every row, the open leaves the vectors on disk: graph candidates are re-scored from the files (same scores as the loaded matrix) until a write, a small filter or getWithVectors loads them, CRC-checked", async () => {
     const writer = new MemoryStore({ dir, ann });
     await writer.open(open);
