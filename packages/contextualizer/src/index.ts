@@ -1,4 +1,4 @@
-export { StructuralContextGenerator, type StructuralContextOptions, type StructuralPart } from "./structural-context.js";
+export { StructuralContextGenerator, structuralContextFromRecipe, type StructuralContextOptions, type StructuralPart } from "./structural-context.js";
 export {
   AnthropicContextGenerator,
   DEFAULT_ANTHROPIC_CONTEXT_MODEL,

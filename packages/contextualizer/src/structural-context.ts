@@ -1,4 +1,4 @@
-import type { ContextGenerator, ContextRequest, ContextResult } from "@hierdoc/core";
+import type { ContextGenerator, ContextRequest, ContextResult, WorkerRecipe } from "@hierdoc/core";
 
 /** Parts a structural context can hold, in this order. */
 export type StructuralPart = "document" | "chain" | "section" | "terms";
@@ -30,6 +30,16 @@ export class StructuralContextGenerator implements ContextGenerator {
     this.options = options;
   }
 
+  /**
+   * Ingest workers build their own copy (`structuralContextFromRecipe`) unless the context lists terms: those come
+   * from the definitions of every file (`termsFor`), which only the ingesting thread holds.
+   */
+  get workerRecipe(): WorkerRecipe | undefined {
+    const parts = this.options.parts ?? ["section"];
+    if (parts.includes("terms")) return undefined;
+    return { module: "@hierdoc/contextualizer", factory: "structuralContextFromRecipe", options: { parts, maxTerms: this.options.maxTerms } };
+  }
+
   /** Never fails and never calls a network: one context per request, in order. */
   async generate(requests: ContextRequest[]): Promise<ContextResult[]> {
     return requests.map((r) => ({ chunkId: r.chunk.id, context: this.contextFor(r) }));
@@ -51,4 +61,9 @@ export class StructuralContextGenerator implements ContextGenerator {
     }
     return text;
   }
+}
+
+/** Builds, in an ingest worker, the structural context writer of a {@link StructuralContextGenerator.workerRecipe} (no terms). */
+export function structuralContextFromRecipe(options: Omit<StructuralContextOptions, "termsFor">): StructuralContextGenerator {
+  return new StructuralContextGenerator(options);
 }

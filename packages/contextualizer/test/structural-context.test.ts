@@ -19,3 +19,22 @@ describe("StructuralContextGenerator", () => {
     expect(chainOnly.contextFor({ document: { ...document, title: undefined }, chunk })).toBe("Chapter II › Article 2 — Records");
   });
 });
+
+describe("StructuralContextGenerator in ingest workers (workerRecipe)", () => {
+  it("a copy built from the recipe writes the same contexts; with terms (other files' definitions) there is no recipe", async () => {
+    const { document, chunks } = makeDocument(3);
+    const requests = chunks.map((chunk, i) => ({ document, chunk: { ...chunk, parentChain: ["Chapter II"], sectionTitle: `Article ${i + 1} — Duties` } }));
+    for (const parts of [undefined, ["document", "chain", "section"] as const]) {
+      const original = new StructuralContextGenerator(parts ? { parts: [...parts] } : {});
+      const recipe = structuredClone(original.workerRecipe!);
+      expect(recipe.module).toBe("@hierdoc/contextualizer");
+      const mod = (await import(recipe.module)) as Record<string, (o: unknown) => StructuralContextGenerator>;
+      const copy = mod[recipe.factory]!(recipe.options);
+      expect(copy.id).toBe(original.id);
+      const contexts = await copy.generate(requests);
+      expect(contexts).toEqual(await original.generate(requests));
+      expect(contexts[0]!.context).toContain("Article 1");
+    }
+    expect(new StructuralContextGenerator({ parts: ["section", "terms"], termsFor: () => ["operator"] }).workerRecipe).toBeUndefined();
+  });
+});

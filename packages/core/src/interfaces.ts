@@ -17,11 +17,25 @@ export interface Converter {
   convert(input: ConvertInput): Promise<ConvertedDocument>;
 }
 
+/**
+ * How to build an equal copy of a component in another thread from plain data: the named export `factory` of
+ * `module` (a package specifier) called with `options` (structured-cloneable) returns it. A component declares one
+ * when a copy gives bit-identical output and needs no shared state (offline embedders, structural contexts); the
+ * ingest then runs it in its worker threads. API clients and LLM writers declare none (batching, rate limits).
+ */
+export interface WorkerRecipe {
+  module: string;
+  factory: string;
+  options: unknown;
+}
+
 /** Dense text embedder. Vectors are L2-normalised unless the embedder says otherwise. */
 export interface Embedder {
   /** Identity recorded in the index: provider, model and any setting that changes vectors. */
   readonly id: string;
   readonly dimensions: number;
+  /** Set when a copy of this embedder can run in an ingest worker (see {@link WorkerRecipe}). */
+  readonly workerRecipe?: WorkerRecipe;
   embedDocuments(texts: string[]): Promise<Float32Array[]>;
   embedQuery(text: string): Promise<Float32Array>;
 }
@@ -52,6 +66,8 @@ export interface ContextGenerateOptions {
 /** Writes a short context for each chunk (LLM or structural). */
 export interface ContextGenerator {
   readonly id: string;
+  /** Set when a copy of this writer can run in an ingest worker (see {@link WorkerRecipe}). */
+  readonly workerRecipe?: WorkerRecipe;
   generate(requests: ContextRequest[], options?: ContextGenerateOptions): Promise<ContextResult[]>;
 }
 

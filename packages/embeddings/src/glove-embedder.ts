@@ -3,7 +3,7 @@ import { unlink } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { HierdocError, isHierdocError, type Embedder } from "@hierdoc/core";
+import { HierdocError, isHierdocError, type Embedder, type WorkerRecipe } from "@hierdoc/core";
 import { GLOVE_CACHE_VERSION, convertWinkJson, readGloveCache, writeGloveCache, type GloveMatrix } from "./glove-cache.js";
 import type { GloveVocabulary } from "./glove-vocabulary.js";
 import { compoundParts, isCompound, wordTokens } from "./tokenize.js";
@@ -45,6 +45,13 @@ function sourceName(sourcePath: string | undefined): string {
   return `custom-${createHash("sha256").update(resolve(sourcePath)).digest("hex").slice(0, 12)}`;
 }
 
+/** Marks an embedder whose cache file exists as loadable in ingest workers (the same table: `gloveEmbedderFromRecipe`). */
+function withRecipe(embedder: GloveEmbedder, options: GloveLoadOptions): GloveEmbedder {
+  const { cacheDir, sourcePath, sifA } = options;
+  embedder.workerRecipe = { module: "@hierdoc/embeddings", factory: "gloveEmbedderFromRecipe", options: { cacheDir, sourcePath, sifA } };
+  return embedder;
+}
+
 /**
  * Offline sentence embedder: SIF-weighted average of GloVe-style word vectors (Arora et al. 2017, without
  * common-component removal), L2-normalised.
@@ -69,6 +76,8 @@ export class GloveEmbedder implements Embedder {
   private readonly scales: Float32Array;
   /** Per row: SIF weight × quantisation scale. */
   private readonly factors: Float32Array;
+  /** Set by {@link GloveEmbedder.load} once its cache file exists: ingest workers load the same table (`gloveEmbedderFromRecipe`). */
+  workerRecipe?: WorkerRecipe;
 
   /** Builds an embedder over an in-memory matrix; most callers want {@link GloveEmbedder.load}. */
   constructor(matrix: GloveMatrix, options: { sourceName?: string; sifA?: number } = {}) {
@@ -102,7 +111,7 @@ export class GloveEmbedder implements Embedder {
     const file = gloveCachePath(options);
     const name = sourceName(options.sourcePath);
     try {
-      return new GloveEmbedder(await readGloveCache(file), { sourceName: name, sifA: options.sifA });
+      return withRecipe(new GloveEmbedder(await readGloveCache(file), { sourceName: name, sifA: options.sifA }), options);
     } catch (err) {
       if (isHierdocError(err, "E_INDEX_CORRUPT")) options.onProgress?.(`${err.message}; rebuilding`);
       else if ((err as NodeJS.ErrnoException).code === "ENOENT") options.onProgress?.(`no GloVe cache at ${file}; building it once`);
@@ -116,14 +125,16 @@ export class GloveEmbedder implements Embedder {
     }
     const started = Date.now();
     const matrix = await convertWinkJson(source, options.onProgress);
+    const embedder = new GloveEmbedder(matrix, { sourceName: name, sifA: options.sifA });
     try {
       const bytes = await writeGloveCache(file, matrix);
+      withRecipe(embedder, options);
       options.onProgress?.(`wrote ${file} (${(bytes / 1e6).toFixed(1)} MB) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
       for (let v = 1; v < GLOVE_CACHE_VERSION; v++) await unlink(file.replace(/\.v\d+\.bin$/, `.v${v}.bin`)).catch(() => undefined);
     } catch (err) {
       options.onProgress?.(`${(err as Error).message}; continuing without a cache (the next start converts again)`);
     }
-    return new GloveEmbedder(matrix, { sourceName: name, sifA: options.sifA });
+    return embedder;
   }
 
   /** Row of `word` (its frequency rank) or undefined; `word` must already be lower-cased. */

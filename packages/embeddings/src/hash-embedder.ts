@@ -1,4 +1,4 @@
-import { HierdocError, type Embedder } from "@hierdoc/core";
+import { HierdocError, type Embedder, type WorkerRecipe } from "@hierdoc/core";
 import { wordTokens } from "./tokenize.js";
 import { normalizeInPlace } from "./vector-math.js";
 
@@ -25,6 +25,8 @@ function fnv1a(text: string): number {
 export class HashEmbedder implements Embedder {
   readonly id: string;
   readonly dimensions: number;
+  /** Ingest workers build their own copy (same vectors): see `hashEmbedderFromRecipe`. */
+  readonly workerRecipe: WorkerRecipe;
 
   /** @throws HierdocError E_CONFIG when `dimensions` is not a positive integer. */
   constructor(options: HashEmbedderOptions = {}) {
@@ -34,6 +36,7 @@ export class HashEmbedder implements Embedder {
     }
     this.dimensions = dimensions;
     this.id = `hash:fnv1a:${dimensions}:v1`;
+    this.workerRecipe = { module: "@hierdoc/embeddings", factory: "hashEmbedderFromRecipe", options: { dimensions } };
   }
 
   /** Embeds one text synchronously (all-zero vector when the text has no word tokens). */

@@ -31,3 +31,4 @@ export {
 } from "./transformers-embedder.js";
 export { TRANSFORMERS_DTYPES, onnxFileFor, checkModelFolder, type TransformersDtype } from "./transformers-model-files.js";
 export { TRANSFORMERS_VERSION, importTransformers, type TransformersImporter } from "./transformers-loader.js";
+export { gloveEmbedderFromRecipe, hashEmbedderFromRecipe } from "./worker-recipes.js";

@@ -2,8 +2,10 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { ErrorCodes, HierdocError, type ErrorCode } from "@hierdoc/core";
-import type { WorkerReply, WorkerTask } from "./convert-worker.js";
+import type { WorkerReply, WorkerStart, WorkerTask } from "./convert-worker.js";
+import type { FileStageProgress } from "./file-stages.js";
 import type { PrepareOptions, PreparedFile } from "./prepare-file.js";
+import type { WorkerComponents } from "./worker-stages.js";
 
 /** Options of a {@link ConvertPool}. */
 export interface ConvertPoolOptions extends PrepareOptions {
@@ -11,6 +13,18 @@ export interface ConvertPoolOptions extends PrepareOptions {
   size: number;
   /** The worker entry; default `convert-worker.js` next to this module (or the package's built `dist/` one). */
   script?: string | URL;
+  /**
+   * Context writer and embedder each worker builds once when it starts (see `workerComponents`): files then come
+   * back with their contexts and vectors. Default none: convert, parse, definitions and references only.
+   */
+  components?: WorkerComponents;
+}
+
+/** How a worker started: milliseconds from thread start to ready, its V8 heap and external memory (MB). */
+export interface WorkerStartInfo {
+  startMs: number;
+  heapMb: number;
+  externalMb: number;
 }
 
 interface Job {
@@ -19,6 +33,7 @@ interface Job {
   bytes: Uint8Array;
   resolve: (value: PreparedFile) => void;
   reject: (err: HierdocError) => void;
+  onProgress?: (progress: FileStageProgress) => void;
 }
 
 interface Slot {
@@ -45,6 +60,10 @@ export class ConvertPool {
   /** CPU milliseconds of workers no longer running; undefined once a worker could not tell (not Linux). */
   private stoppedCpuMs: number | undefined = 0;
   private readonly script: URL;
+  /** Set when a worker could not build its components: every file fails with it (another worker would too). */
+  private startError: HierdocError | undefined;
+  /** How each worker started, in start order (benchmarks; README sizing). */
+  readonly starts: WorkerStartInfo[] = [];
 
   constructor(private readonly options: ConvertPoolOptions) {
     if (!Number.isInteger(options.size) || options.size < 1) throw new HierdocError("E_INVALID_ARGUMENT", `a convert pool needs at least one worker (got ${options.size})`);
@@ -76,10 +95,11 @@ export class ConvertPool {
    * @throws HierdocError naming the file: what the converter threw, E_TIMEOUT over the time cap,
    *   E_INPUT_TOO_LARGE over the memory cap, E_INTERNAL when the worker died, E_CANCELLED after close.
    */
-  run(path: string, bytes: Uint8Array): Promise<PreparedFile> {
+  run(path: string, bytes: Uint8Array, onProgress?: (progress: FileStageProgress) => void): Promise<PreparedFile> {
     if (this.closed) return Promise.reject(new HierdocError("E_CANCELLED", `${path}: the ingest workers were stopped`, { details: { file: path } }));
+    if (this.startError) return Promise.reject(startFailed(path, this.startError));
     return new Promise<PreparedFile>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, path, bytes, resolve, reject });
+      this.queue.push({ id: this.nextId++, path, bytes, resolve, reject, onProgress });
       this.dispatch();
     });
   }
@@ -119,6 +139,7 @@ export class ConvertPool {
       resourceLimits: { maxOldGenerationSizeMb: limits.max_memory_mb, maxYoungGenerationSizeMb: Math.min(64, Math.max(8, Math.floor(limits.max_memory_mb / 16))) },
       stdout: false,
       stderr: false,
+      workerData: { components: this.options.components } satisfies WorkerStart,
     });
     const slot: Slot = { worker, ready: false, cpuMs: 0 };
     worker.on("message", (reply: WorkerReply) => {
@@ -127,13 +148,24 @@ export class ConvertPool {
       // mid-command) before close() resolves; that was the ingest that left no index under load.
       if (!this.slots.has(slot)) return;
       slot.cpuMs = reply.cpuMs ?? Number.NaN;
+      if ("ready" in reply && !reply.ready) {
+        // Its context writer or embedder cannot be built (or differs from this thread's): the queue fails with why.
+        const e = reply.error;
+        this.startError = new HierdocError(isErrorCode(e.code) ? e.code : "E_INTERNAL", e.message, { details: e.details });
+        for (const queued of this.queue.splice(0)) queued.reject(startFailed(queued.path, this.startError));
+        this.retire(slot);
+        void worker.terminate();
+        return;
+      }
       if ("ready" in reply) {
         slot.ready = true;
+        this.starts.push({ startMs: reply.startMs, heapMb: reply.heapMb, externalMb: reply.externalMb });
         worker.unref();
         return this.dispatch();
       }
       const job = slot.job;
       if (!job || job.id !== reply.id) return;
+      if ("progress" in reply) return job.onProgress?.(reply.progress);
       clearTimeout(slot.timer);
       slot.job = undefined;
       worker.unref();
@@ -195,8 +227,17 @@ function cancelled(path: string): HierdocError {
   return new HierdocError("E_CANCELLED", `${path}: the ingest workers were stopped`, { details: { file: path } });
 }
 
+/** A file's error when the workers could not start: the start error's code, naming the file. */
+function startFailed(path: string, err: HierdocError): HierdocError {
+  return new HierdocError(err.code, `${path}: the ingest worker could not start: ${err.message}`, { details: { ...err.details, file: path } });
+}
+
+function isErrorCode(code: string | undefined): code is ErrorCode {
+  return (ErrorCodes as readonly string[]).includes(code ?? "");
+}
+
 function fromReply(path: string, e: Extract<WorkerReply, { ok: false }>["error"]): HierdocError {
-  const code = (ErrorCodes as readonly string[]).includes(e.code ?? "") ? (e.code as ErrorCode) : "E_PARSE";
+  const code = isErrorCode(e.code) ? e.code : "E_PARSE";
   const message = e.name === "HierdocError" ? e.message : `${path}: ${e.message}`;
   return new HierdocError(code, message, { details: { ...e.details, file: path }, retryable: e.retryable });
 }

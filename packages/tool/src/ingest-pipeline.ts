@@ -16,9 +16,11 @@ import type { ExactIndex } from "@hierdoc/keyword-search";
 import type { Catalog } from "./catalog.js";
 import type { IngestProgress, IngestReport } from "./ingest-types.js";
 import type { PreparedFile } from "./prepare-file.js";
+import { embedTexts, indexedTextOf, vectorViews, writeContexts, type FileContexts } from "./file-stages.js";
 import { IngestCheckpoint } from "./ingest-checkpoint.js";
 import { createPreparer, defaultWorkers, ReadAhead } from "./read-ahead.js";
 import { expandSources, isUnderRoots, type SourceSelection } from "./source-files.js";
+import { workerComponents } from "./worker-stages.js";
 
 /** Everything an ingest run reads and writes. */
 export interface IngestContext {
@@ -39,16 +41,18 @@ export interface IngestContext {
   selection?: SourceSelection;
   /** Converter limits (default: the config's `limits`). */
   limits?: ConverterLimitsConfig;
-  /** Worker threads converting and parsing files (default: the config's `ingest.workers`, else min(cores, 4)); 0 = this thread. */
+  /**
+   * Worker threads converting and parsing files, and writing contexts and embedding them when the context writer and
+   * embedder declare a `workerRecipe` (default: the config's `ingest.workers`, else min(cores, 4)); 0 = this thread.
+   */
   workers?: number;
 }
 
-const EMBED_BATCH = 64;
 const tracer = trace.getTracer("@hierdoc/tool");
 
 /**
- * Records the stages that prepared a file (convert, parse, definitions: in a worker thread, or in the
- * prepare call) as spans `hierarchical_document.ingest.<stage>` under the current one, laid end to end and
+ * Records the stages that prepared a file (convert, parse, definitions, and context and embed when a worker did
+ * them: in a worker thread, or in the prepare call) as spans `hierarchical_document.ingest.<stage>` under the current one, laid end to end and
  * ending at `endMs`, so traces keep those stages whichever thread ran them.
  */
 function recordPreparedStages(timingsMs: Readonly<Record<string, number>>, endMs: number): void {
@@ -141,7 +145,9 @@ export async function runIngest(sources: string[], ctx: IngestContext): Promise<
           continue;
         }
         progress(path, "convert");
-        const prepared = await time(preparer.pooled ? "wait" : "prepare", () => file.prepared!);
+        // Chunk-level progress of the contexts and vectors a worker writes for this file.
+        file.watch?.((p) => progress(path, p.stage, { done: p.done, total: p.total }));
+        const prepared = await time(preparer.pooled ? "wait" : "prepare", () => untilAborted(file.prepared!, ctx.signal));
         for (const [k, v] of Object.entries(prepared.timingsMs)) timings[k] = (timings[k] ?? 0) + v;
         recordPreparedStages(prepared.timingsMs, Date.now());
         const records = await buildRecords(prepared, file.fileHash, ctx, time, (stage, within) => progress(path, stage, within));
@@ -172,11 +178,15 @@ export async function runIngest(sources: string[], ctx: IngestContext): Promise<
   }
   // No more workers than files: each worker loads the converters once.
   const workers = Math.min(ctx.workers ?? ctx.config.ingest.workers ?? defaultWorkers(), expanded.files.length);
-  const preparer = createPreparer(workers, {
-    limits: ctx.limits ?? ctx.config.limits,
-    maxChunkTokens: ctx.config.chunking.max_chunk_tokens,
-    targetChunkTokens: ctx.config.chunking.target_chunk_tokens,
-  });
+  const preparer = createPreparer(
+    workers,
+    {
+      limits: ctx.limits ?? ctx.config.limits,
+      maxChunkTokens: ctx.config.chunking.max_chunk_tokens,
+      targetChunkTokens: ctx.config.chunking.target_chunk_tokens,
+    },
+    workerComponents(ctx.embedder, ctx.contextGenerator),
+  );
   try {
     await ingestFiles();
   } finally {
@@ -213,40 +223,33 @@ async function buildRecords(
   stage: (s: IngestProgress["stage"], within?: { done: number; total: number }) => void,
 ): Promise<BuiltRecords> {
   stage("parse");
-  const { document: doc, definitions, references } = prepared;
-  const parsed = { sections: prepared.sections, chunks: prepared.chunks };
-  // The definitions of this file must be known before contexts are written (structural context lists terms).
+  const { document: doc, definitions, references, chunks } = prepared;
+  // The definitions of this file must be known before contexts are written here (structural context lists terms;
+  // a writer that lists them declares no worker recipe, so its contexts are always written here, after this call).
   ctx.onDefinitions(doc.sourcePath, definitions);
-  const sectionAliases = new Map(parsed.sections.map((s) => [s.sectionId, s.aliases]));
+  const sectionAliases = new Map(prepared.sections.map((s) => [s.sectionId, s.aliases]));
   stage("context");
-  const contexts = new Map<string, string>();
-  let failures = 0;
-  if (ctx.contextGenerator && parsed.chunks.length > 0) {
-    const results = await time("context", () =>
-      ctx.contextGenerator!.generate(parsed.chunks.map((chunk) => ({ document: doc, chunk })), {
-        signal: ctx.signal,
-        onProgress: (done, total) => stage("context", { done, total }),
-      }),
-    );
-    for (const r of results) {
-      if (r.error) failures++;
-      else contexts.set(r.chunkId, r.context);
-    }
-  }
+  const onProgress = (p: { stage: "context" | "embed"; done: number; total: number }) => stage(p.stage, { done: p.done, total: p.total });
+  const contexts: FileContexts =
+    prepared.contexts ??
+    (ctx.contextGenerator && chunks.length > 0
+      ? await time("context", () => writeContexts(ctx.contextGenerator!, doc, chunks, { signal: ctx.signal, onProgress }))
+      : { texts: [], failures: 0 });
+  const failures = contexts.failures;
   // A file whose contexts did not all come back is stored under a marked hash, so the next ingest
   // processes it again (its successful contexts come from the generator's cache).
   const storedHash = failures > 0 ? `${INCOMPLETE_CONTEXT}${fileHash}` : fileHash;
   // Grouped once (in file order): a filter per chunk was quadratic, ~17% of the main thread's ingest CPU on ObliQA.
   const definitionsOf = groupBy(definitions, (d) => d.chunkId);
   const referencesOf = groupBy(references, (x) => x.chunkId);
-  const records: ChunkRecord[] = parsed.chunks.map((chunk) => {
-    const context = contexts.get(chunk.id) ?? "";
+  const records: ChunkRecord[] = chunks.map((chunk, i) => {
+    const context = contexts.texts[i] ?? "";
     return {
       ...chunk,
       context,
-      indexedText: context ? `${context}\n\n${chunk.content}` : chunk.content,
+      indexedText: indexedTextOf(context, chunk.content),
       fileHash: storedHash,
-      fileChunkCount: parsed.chunks.length,
+      fileChunkCount: chunks.length,
       fileType: doc.fileType,
       sectionAliases: sectionAliases.get(chunk.sectionId) ?? [],
       definitions: definitionsOf.get(chunk.id) ?? [],
@@ -254,17 +257,29 @@ async function buildRecords(
     };
   });
   stage("embed");
-  const vectors: Float32Array[] = [];
-  await time("embed", async () => {
-    for (let i = 0; i < records.length; i += EMBED_BATCH) {
-      if (ctx.signal?.aborted) throw new HierdocError("E_CANCELLED", "ingest cancelled");
-      const batch = records.slice(i, i + EMBED_BATCH);
-      vectors.push(...(await ctx.embedder.embedDocuments(batch.map((r) => r.indexedText))));
-      // Chunk-level progress inside a large file (a local ONNX model embeds tens of chunks per second).
-      if (records.length > EMBED_BATCH) stage("embed", { done: vectors.length, total: records.length });
-    }
+  const dims = ctx.embedder.dimensions;
+  // Embedded by the worker (one transferred buffer), or here.
+  const flat =
+    prepared.vectors ??
+    (await time("embed", () => embedTexts(ctx.embedder, records.map((r) => r.indexedText), { signal: ctx.signal, onProgress })));
+  if (flat.length !== records.length * dims) {
+    throw new HierdocError("E_DIMENSION_MISMATCH", `${doc.sourcePath}: ${flat.length / Math.max(1, records.length)} dimensions per vector, expected ${dims}`, { details: { file: doc.sourcePath } });
+  }
+  return { records, vectors: vectorViews(flat, dims), failures };
+}
+
+/**
+ * `promise`, or E_CANCELLED as soon as `signal` aborts (the worker keeps going until the preparer closes).
+ * @throws HierdocError E_CANCELLED; what `promise` rejects with.
+ */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(new HierdocError("E_CANCELLED", "ingest cancelled"));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new HierdocError("E_CANCELLED", "ingest cancelled"));
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
   });
-  return { records, vectors, failures };
 }
 
 /** The items of `items` by key, each list in the items' order. */

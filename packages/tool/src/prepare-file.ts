@@ -2,6 +2,8 @@ import type { Chunk, ConvertedDocument, ConverterLimitsConfig, Section } from "@
 import { parseDocument } from "@hierdoc/chunker";
 import { convertFile, createConverters } from "@hierdoc/convert";
 import { extractCrossReferences, extractDefinitions, type ExtractedDefinition, type LocatedCrossReference } from "@hierdoc/definitions";
+import { embedTexts, indexedTextOf, writeContexts, type FileContexts, type FileStageProgress } from "./file-stages.js";
+import type { FileStages } from "./worker-stages.js";
 
 /** What converting and parsing one file needs besides its bytes. */
 export interface PrepareOptions {
@@ -17,19 +19,33 @@ export interface PreparedFile {
   chunks: Chunk[];
   definitions: ExtractedDefinition[];
   references: LocatedCrossReference[];
-  /** Milliseconds spent in each step (convert, parse, definitions). */
-  timingsMs: { convert: number; parse: number; definitions: number };
+  /** The chunks' contexts (in chunk order) when the worker wrote them (a context writer with a `workerRecipe`). */
+  contexts?: FileContexts;
+  /**
+   * The chunks' vectors when the worker embedded them (an embedder with a `workerRecipe`): one flat array, chunk i
+   * at `i × dimensions`, whose buffer is transferred, not copied.
+   */
+  vectors?: Float32Array;
+  /** Milliseconds spent in each step (convert, parse, definitions; context and embed when done here). */
+  timingsMs: Record<string, number>;
 }
 
 const MB = 1024 * 1024;
 
 /**
  * Converts one file with the built-in converters under the configured limits (file size, PDF pages, zip
- * inflation, XML entities), then parses it and extracts definitions and cross-references. Runs in an ingest worker, or
- * in the calling thread when the ingest has no workers.
- * @throws HierdocError naming the file (see `convertFile`), or from the chunker.
+ * inflation, XML entities), then parses it and extracts definitions and cross-references; with `stages`, also writes
+ * the chunks' contexts and embeds them (what a file needs of no other file). Runs in an ingest worker, or in the
+ * calling thread when the ingest has no workers.
+ * @throws HierdocError naming the file (see `convertFile`), or from the chunker, the context writer or the embedder.
  */
-export async function prepareFile(path: string, bytes: Uint8Array, options: PrepareOptions): Promise<PreparedFile> {
+export async function prepareFile(
+  path: string,
+  bytes: Uint8Array,
+  options: PrepareOptions,
+  stages: FileStages = {},
+  onProgress?: (progress: FileStageProgress) => void,
+): Promise<PreparedFile> {
   const { limits } = options;
   let t = performance.now();
   const document = await convertFile(path, bytes, {
@@ -40,19 +56,25 @@ export async function prepareFile(path: string, bytes: Uint8Array, options: Prep
       maxXmlEntities: limits.max_xml_entities,
     }),
   });
-  const convert = performance.now() - t;
+  const timingsMs: Record<string, number> = { convert: performance.now() - t };
   t = performance.now();
   const parsed = parseDocument(document, { maxChunkTokens: options.maxChunkTokens, targetChunkTokens: options.targetChunkTokens });
-  const parse = performance.now() - t;
+  timingsMs.parse = performance.now() - t;
   t = performance.now();
   const definitions = extractDefinitions(document, parsed.sections, parsed.chunks);
   const references = extractCrossReferences(document, parsed.sections, parsed.chunks);
-  return {
-    document,
-    sections: parsed.sections,
-    chunks: parsed.chunks,
-    definitions,
-    references,
-    timingsMs: { convert, parse, definitions: performance.now() - t },
-  };
+  timingsMs.definitions = performance.now() - t;
+  const prepared: PreparedFile = { document, sections: parsed.sections, chunks: parsed.chunks, definitions, references, timingsMs };
+  if (stages.context) {
+    t = performance.now();
+    prepared.contexts = await writeContexts(stages.context, document, parsed.chunks, { onProgress });
+    timingsMs.context = performance.now() - t;
+  }
+  if (stages.embedder) {
+    t = performance.now();
+    const texts = parsed.chunks.map((chunk, i) => indexedTextOf(prepared.contexts?.texts[i] ?? "", chunk.content));
+    prepared.vectors = await embedTexts(stages.embedder, texts, { onProgress });
+    timingsMs.embed = performance.now() - t;
+  }
+  return prepared;
 }

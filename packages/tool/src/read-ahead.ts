@@ -3,7 +3,9 @@ import { readFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import type { ConverterLimitsConfig } from "@hierdoc/core";
 import { ConvertPool } from "./convert-pool.js";
+import type { FileStageProgress } from "./file-stages.js";
 import type { PrepareOptions, PreparedFile } from "./prepare-file.js";
+import type { WorkerComponents } from "./worker-stages.js";
 
 /** Converts and parses files: in worker threads under time and memory caps, or in this thread. */
 export interface Preparer {
@@ -11,7 +13,8 @@ export interface Preparer {
   readonly window: number;
   /** True when files are prepared in worker threads. */
   readonly pooled: boolean;
-  run(path: string, bytes: Uint8Array): Promise<PreparedFile>;
+  /** `onProgress`: chunk-level progress of the contexts and vectors the workers write (see `components`). */
+  run(path: string, bytes: Uint8Array, onProgress?: (progress: FileStageProgress) => void): Promise<PreparedFile>;
   close(): Promise<void>;
 }
 
@@ -22,16 +25,17 @@ export function defaultWorkers(): number {
 
 /**
  * A {@link Preparer}: `workers` ≥ 1 runs a {@link ConvertPool} of that size (callers pass no more than the
- * files to prepare: each worker loads the converters once, ≈ 0.5–2.5 s); 0 prepares in this thread (no time or memory cap).
+ * files to prepare: each worker loads the converters once, ≈ 0.5–2.5 s, and the `components` it is given, e.g. the
+ * GloVe table); 0 prepares in this thread (no time or memory cap; contexts and vectors are then the caller's).
  */
-export function createPreparer(workers: number, options: PrepareOptions & { limits: ConverterLimitsConfig }): Preparer {
+export function createPreparer(workers: number, options: PrepareOptions & { limits: ConverterLimitsConfig }, components?: WorkerComponents): Preparer {
   if (workers <= 0) {
     // Loaded here only: with workers, this thread never loads the converters, chunker or extractors.
     const run = async (path: string, bytes: Uint8Array) => (await import("./prepare-file.js")).prepareFile(path, bytes, options);
     return { window: 1, pooled: false, run, close: async () => {} };
   }
-  const pool = new ConvertPool({ ...options, size: workers });
-  return { window: workers * 2, pooled: true, run: (path, bytes) => pool.run(path, bytes), close: () => pool.close() };
+  const pool = new ConvertPool({ ...options, size: workers, components });
+  return { window: workers * 2, pooled: true, run: (path, bytes, onProgress) => pool.run(path, bytes, onProgress), close: () => pool.close() };
 }
 
 /** One file read, hashed and (unless unchanged) handed to the preparer. */
@@ -41,6 +45,11 @@ export interface StartedFile {
   fileHash: string;
   /** Present unless the caller decided the file is unchanged. */
   prepared?: Promise<PreparedFile>;
+  /**
+   * Sends the chunk-level progress of this file's worker to `listener` from now on, first the events it sent
+   * before (a file prepared ahead reports them when the consumer reaches it).
+   */
+  watch?: (listener: (progress: FileStageProgress) => void) => void;
 }
 
 /**
@@ -83,8 +92,14 @@ export class ReadAhead {
     const bytes = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
     // A small Buffer shares Node's pool: copy it so the worker can take the whole buffer.
     const own = buf.byteOffset === 0 && buf.byteLength === buf.buffer.byteLength ? bytes : new Uint8Array(bytes);
-    const prepared = this.preparer.run(path, own);
+    const early: FileStageProgress[] = [];
+    let listener: ((progress: FileStageProgress) => void) | undefined;
+    const prepared = this.preparer.run(path, own, (progress) => (listener ? listener(progress) : early.push(progress)));
     prepared.catch(() => undefined);
-    return { path, size, fileHash, prepared };
+    const watch = (fn: (progress: FileStageProgress) => void) => {
+      listener = fn;
+      for (const progress of early.splice(0)) fn(progress);
+    };
+    return { path, size, fileHash, prepared, watch };
   }
 }

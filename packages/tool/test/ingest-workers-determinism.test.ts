@@ -4,27 +4,48 @@ import { join } from "node:path";
 import { ToolConfigSchema, type ChunkRecord } from "@hierdoc/core";
 import { HashEmbedder } from "@hierdoc/embeddings";
 import { MemoryStore } from "@hierdoc/store-adapters-memory";
-import { HierarchicalDocumentTool } from "@hierdoc/tool";
+import { HierarchicalDocumentTool, type IngestReport } from "@hierdoc/tool";
 import { workspace } from "./helpers.js";
 
 // Worker threads run the built packages (dist): `npm test` builds first.
 const ws = workspace();
 afterAll(() => ws.cleanup());
 
-/** Ingests `docs` into a fresh index with `workers` threads; returns the stored records (in store order) and the files of the index folder. */
-async function ingestWith(workers: number): Promise<{ records: ChunkRecord[]; files: Record<string, Buffer> }> {
-  const index = join(ws.dir, `index-${workers}`);
+/** The real hash embedder, counting the texts it embeds in this (the test's) thread: worker copies are not counted. */
+class CountingHashEmbedder extends HashEmbedder {
+  embeddedHere = 0;
+  override async embedDocuments(texts: string[]): Promise<Float32Array[]> {
+    this.embeddedHere += texts.length;
+    return super.embedDocuments(texts);
+  }
+}
+
+interface Ingested {
+  records: ChunkRecord[];
+  /** The stored vectors' bytes, in record order. */
+  vectors: string[];
+  files: Record<string, Buffer>;
+  report: IngestReport;
+  embeddedHere: number;
+}
+
+/** Ingests `docs` into a fresh index with `workers` threads; returns the stored records (in store order), their vectors and the files of the index folder. */
+async function ingestWith(workers: number, contextual = true): Promise<Ingested> {
+  const index = join(ws.dir, `index-${workers}-${contextual}`);
   const store = new MemoryStore({ dir: join(index, "store") });
-  const config = ToolConfigSchema.parse({ name: "t", type: "hierarchical_document", source: ws.docs, ingest: { workers } });
-  const tool = await HierarchicalDocumentTool.open({ config, indexDir: index, store, embedder: new HashEmbedder({ dimensions: 64 }) });
+  const config = ToolConfigSchema.parse({ name: "t", type: "hierarchical_document", source: ws.docs, ingest: { workers }, contextual_embeddings: contextual });
+  const embedder = new CountingHashEmbedder({ dimensions: 64 });
+  const tool = await HierarchicalDocumentTool.open({ config, indexDir: index, store, embedder });
   try {
     const report = await tool.ingest([ws.docs]);
     expect(report.files.map((f) => f.outcome)).toEqual(Array(report.files.length).fill("added"));
     const records: ChunkRecord[] = [];
     for await (const r of store.scan()) records.push(r);
+    const withVectors = await store.getWithVectors(records.map((r) => r.id));
+    const vectors = withVectors.map((r) => Buffer.from(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength).toString("base64"));
     const storeDir = join(index, "store");
     const files = Object.fromEntries(readdirSync(storeDir).sort().map((f) => [f, readFileSync(join(storeDir, f))]));
-    return { records, files };
+    return { records, vectors, files, report, embeddedHere: embedder.embeddedHere };
   } finally {
     await tool.close();
   }
@@ -55,5 +76,27 @@ describe("ingest stores the same records in the same order whatever the number o
     const comparable = (name: string, bytes: Buffer) => (name === "manifest.json" ? { ...JSON.parse(bytes.toString("utf8")), writtenAt: undefined } : bytes.toString("base64"));
     for (const name of Object.keys(one.files)) expect([name, comparable(name, four.files[name]!)]).toEqual([name, comparable(name, one.files[name]!)]);
     expect(Object.keys(one.files).length).toBeGreaterThan(2);
+    // The workers wrote the contexts and embedded (the hash embedder declares a worker recipe): none in this thread,
+    // and the per-file stage timings still reported.
+    expect([one.embeddedHere, four.embeddedHere]).toEqual([0, 0]);
+    expect(four.report.timingsMs.embed).toBeGreaterThan(0);
+    expect(four.report.timingsMs.context).toBeGreaterThan(0);
+    // Records and vectors bit for bit as this thread's path (workers: 0) writes them.
+    const here = await ingestWith(0);
+    expect(here.embeddedHere).toBe(one.records.length);
+    expect(here.records).toEqual(one.records);
+    expect(one.records.every((r) => r.context !== "" && r.indexedText.startsWith(r.context))).toBe(true);
+    expect(here.vectors).toEqual(one.vectors);
+    expect(four.vectors).toEqual(one.vectors);
+    expect(new Set(one.vectors).size).toBeGreaterThan(one.records.length / 2);
+  }, 180_000);
+
+  it("without contexts the workers embed the content alone, as this thread does", async () => {
+    const here = await ingestWith(0, false);
+    const two = await ingestWith(2, false);
+    expect(two.embeddedHere).toBe(0);
+    expect(here.records.every((r) => r.context === "" && r.indexedText === r.content)).toBe(true);
+    expect(two.records).toEqual(here.records);
+    expect(two.vectors).toEqual(here.vectors);
   }, 120_000);
 });
