@@ -2,8 +2,11 @@ import { createRequire } from "node:module";
 import { HierdocError } from "@hierdoc/core";
 import type * as Usearch from "usearch";
 
-/** How vectors are held inside the graph: 32-bit floats, or 16-bit (half the memory; see the README for recall). */
-export type AnnQuantization = "f32" | "f16" | "bf16";
+/**
+ * How vectors are held inside the graph: 32-bit floats, 16-bit (half the memory), or 8-bit integers (a
+ * quarter; for high-dimension vectors only: see the README for recall).
+ */
+export type AnnQuantization = "f32" | "f16" | "bf16" | "i8";
 
 /** Settings of an {@link AnnIndex} (HNSW). */
 export interface AnnIndexOptions {
@@ -61,8 +64,8 @@ export function resolveAnnOptions(options: AnnIndexOptions): ResolvedAnnOptions 
     if (!Number.isInteger(v) || v <= 0) throw new HierdocError("E_INVALID_ARGUMENT", `ANN ${key} must be a positive integer, got ${String(v)}`, { details: { key } });
   }
   if (!Number.isInteger(o.threads) || o.threads < 0) throw new HierdocError("E_INVALID_ARGUMENT", `ANN threads must be a non-negative integer, got ${o.threads}`, { details: { key: "threads" } });
-  if (!["f32", "f16", "bf16"].includes(o.quantization)) {
-    throw new HierdocError("E_INVALID_ARGUMENT", `ANN quantization must be f32, f16 or bf16, got ${String(o.quantization)}`, { details: { key: "quantization" } });
+  if (!["f32", "f16", "bf16", "i8"].includes(o.quantization)) {
+    throw new HierdocError("E_INVALID_ARGUMENT", `ANN quantization must be f32, f16, bf16 or i8, got ${String(o.quantization)}`, { details: { key: "quantization" } });
   }
   return o;
 }
@@ -149,7 +152,7 @@ export class AnnIndex {
 
   private static native(o: ResolvedAnnOptions): Usearch.Index {
     const { Index, MetricKind, ScalarKind } = binding();
-    const scalar = { f32: ScalarKind.F32, f16: ScalarKind.F16, bf16: ScalarKind.BF16 }[o.quantization];
+    const scalar = { f32: ScalarKind.F32, f16: ScalarKind.F16, bf16: ScalarKind.BF16, i8: ScalarKind.I8 }[o.quantization];
     return new Index({
       dimensions: o.dimensions,
       metric: MetricKind.Cos,
