@@ -1,6 +1,6 @@
 // ANN recall of the scale benchmark: the store's top-k against an exact scan of the same snapshot's vectors.
 import type { Embedder } from "@hierdoc/core";
-import { MemoryStore, snapshotRowVectors } from "@hierdoc/store-adapters-memory";
+import { MemoryStore, snapshotRowVectors, type MemoryAnnConfig } from "@hierdoc/store-adapters-memory";
 import { summarize } from "./stats.js";
 import { timeQueries } from "./time-queries.js";
 
@@ -52,7 +52,7 @@ export interface SweepRow {
  * Opens the store once per `(candidates, efSearch)` setting and measures its top-10 against an exact scan
  * (computed once). Queries with a zero vector are skipped.
  */
-export async function annSweep(storeDir: string, embedder: Embedder, texts: readonly string[], settings: ReadonlyArray<{ candidates: number; efSearch: number }>, quantization: "f32" | "f16"): Promise<SweepRow[]> {
+export async function annSweep(storeDir: string, embedder: Embedder, texts: readonly string[], settings: ReadonlyArray<{ candidates: number; efSearch: number }>, quantization: MemoryAnnConfig["quantization"]): Promise<SweepRow[]> {
   const queries = (await Promise.all(texts.map((t) => embedder.embedQuery(t)))).filter((v) => v.some((x) => x !== 0)).map(unitCopy);
   const { count, vectors, ann } = snapshotVectors(storeDir);
   // A graph saved with other settings is not loaded: the store would answer exactly and report recall 1.

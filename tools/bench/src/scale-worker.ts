@@ -1,8 +1,12 @@
 // Child-process measurements of the scale benchmark (one per process: peak RSS and open time belong to it).
 // Usage: node scale-worker.js MODE --key value ...; prints one JSON object on stdout.
-//   build    --src OBLIQA_INDEX --out DIR --size N --dims D [--quantization f32|f16] [--shape tight|spread] [--store-only]
+//   build    --src OBLIQA_INDEX --out DIR --size N --dims D [--quantization f32|f16|bf16|i8] [--shape tight|spread] [--store-only]
+//            [--flush-every N] (checkpoint the store every N records: bounds the flush's copy of the new vectors)
+//            [--reuse-keyword INDEX_DIR] (copy that index's BM25 file when its store holds byte-identical records;
+//             the tool still checks the file's fingerprint against the records it scans, and rebuilds it otherwise)
+//   (build and every mode that opens its store: [--m N] [--ef-construction N]; a graph saved with other values is not used)
 //   latency  --index DIR --src OBLIQA_INDEX --queries FILE --dims D [--n 300] [--recall-n 200]
-//   (latency, store-latency: [--quantization f32|f16|off] [--candidates N] [--ef-search N] override the store's ann settings)
+//   (latency, store-latency: [--quantization f32|f16|bf16|i8|off] [--candidates N] [--ef-search N] override the store's ann settings)
 //   quality  --index OBLIQA_INDEX --qrels FILE [--threshold 5000]
 //   ann-sweep --index STORE_DIR --src OBLIQA_INDEX --queries FILE --dims D [--n 100] [--settings 0x256,512x256,...] [--quantization f32|f16]
 //             (recall@10 and dense search cost per candidates × ef_search setting)
@@ -10,7 +14,8 @@
 //   store-latency --index STORE_DIR --src OBLIQA_INDEX --queries FILE --dims D [--n 200] [--recall-n 100]  (the store alone)
 //   (latency, store-latency also print storeOpen (how the graph was opened: viewed / extended / none) and
 //    servingRssSplitMb: resident anonymous vs file-backed MB after the searches; a viewed graph is file-backed)
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { copyFileSync, createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import type { Embedder, SearchMode } from "@hierdoc/core";
@@ -24,6 +29,8 @@ import { COPY_SHAPES, projectedEmbedder, projection, scaleRecord } from "./scale
 import { annSweep } from "./scale-recall.js";
 import { summarize } from "./stats.js";
 import { cpuMsSince, timeQueries } from "./time-queries.js";
+
+type AnnQuantization = Exclude<MemoryAnnConfig["quantization"], undefined>;
 
 const args = process.argv.slice(2);
 const mode = args[0];
@@ -39,7 +46,7 @@ function annConfig(): MemoryAnnConfig | false {
   const q = opt("quantization", "f32");
   if (q === "off") return false;
   const num = (name: string): number | undefined => (args.includes(`--${name}`) ? Number(opt(name)) : undefined);
-  return { quantization: q as "f32" | "f16", threshold: Number(opt("threshold", "20000")), candidates: num("candidates"), ef_search: num("ef-search") };
+  return { quantization: q as AnnQuantization, threshold: Number(opt("threshold", "20000")), candidates: num("candidates"), ef_search: num("ef-search"), m: num("m"), ef_construction: num("ef-construction") };
 }
 
 async function embedderFor(src: string, dims: number): Promise<Embedder> {
@@ -78,30 +85,69 @@ async function build(): Promise<object> {
   const t0 = performance.now();
   const store = new MemoryStore({ dir: join(out, "store"), ann: annConfig() });
   await store.open({ embedderId: embedder.id, dimensions: embedder.dimensions });
+  const c0 = process.cpuUsage();
   const batch = 10_000;
+  const flushEvery = Number(opt("flush-every", "0"));
+  let flushes = 0;
   for (let i = 0; i < size; i += batch) {
     const records = [];
     for (let j = i; j < Math.min(size, i + batch); j++) records.push(scaleRecord(base, j, project, shape));
     await store.upsert(records);
-    if (i % 100_000 === 0) process.stderr.write(`[scale-worker] ${i + records.length} / ${size} (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`);
+    const done = i + records.length;
+    if (flushEvery > 0 && done % flushEvery === 0 && done < size) {
+      await store.flush();
+      flushes++;
+    }
+    if (i % 100_000 === 0 || done === size) process.stderr.write(`[scale-worker] ${done} / ${size} (${((performance.now() - t0) / 1000).toFixed(0)} s, CPU ${(cpuMsSince(c0) / 1000).toFixed(0)} s, RSS ${(process.memoryUsage.rss() / 2 ** 20).toFixed(0)} MB, load ${load()})\n`);
   }
   const upsertMs = performance.now() - t0;
   await store.flush();
   await store.close();
   const storeMs = performance.now() - t0;
+  const storeCpuMs = cpuMsSince(c0);
+  const storePeakRssMb = peakRssMb();
   loads.push(load());
+  const common = { size, dims, shape: shapeName, ann: annConfig(), flushes: flushes + 1, copyCosine, baseChunks: base.length, upsertMs, storeWriteMs: storeMs, storeCpuMs, storePeakRssMb };
   if (args.includes("--store-only")) {
-    return { size, dims, shape: shapeName, copyCosine, baseChunks: base.length, chunks: size, upsertMs, storeWriteMs: storeMs, derivedBuildMs: 0, buildMs: storeMs, diskBytes: dirBytes(out), storeBytes: dirBytes(join(out, "store")), peakRssMb: peakRssMb(), loadAverage: loads, storeOnly: true };
+    return { ...common, chunks: size, derivedBuildMs: 0, buildMs: storeMs, diskBytes: dirBytes(out), storeBytes: dirBytes(join(out, "store")), peakRssMb: peakRssMb(), loadAverage: loads, storeOnly: true };
   }
+  const keywordFrom = args.includes("--reuse-keyword") ? await reuseKeyword(resolve(opt("reuse-keyword")), out) : undefined;
   const t1 = performance.now();
+  const c1 = process.cpuUsage();
   // Opening the tool over the new store builds and saves the BM25 and exact indexes from its records.
   const tool = await HierarchicalDocumentTool.open({ config: manifestConfig(src), indexDir: out, store: new MemoryStore({ dir: join(out, "store"), ann: annConfig() }), embedder });
   const chunks = tool.chunkCount;
+  const openInfo = tool.openInfo;
   await tool.close();
   const derivedMs = performance.now() - t1;
+  const derivedCpuMs = cpuMsSince(c1);
   copyManifest(src, out);
   loads.push(load());
-  return { size, dims, shape: shapeName, copyCosine, baseChunks: base.length, chunks, upsertMs, storeWriteMs: storeMs, derivedBuildMs: derivedMs, buildMs: storeMs + derivedMs, diskBytes: dirBytes(out), storeBytes: dirBytes(join(out, "store")), peakRssMb: peakRssMb(), loadAverage: loads };
+  return { ...common, chunks, derivedBuildMs: derivedMs, derivedCpuMs, keywordFrom, derivedOpenInfo: openInfo, buildMs: storeMs + derivedMs, diskBytes: dirBytes(out), storeBytes: dirBytes(join(out, "store")), peakRssMb: peakRssMb(), loadAverage: loads };
+}
+
+/** SHA-256 of a store's records: its segments' records files in manifest order (every line, in row order). */
+async function recordsDigest(storeDir: string): Promise<string> {
+  const manifest = JSON.parse(readFileSync(join(storeDir, "manifest.json"), "utf8")) as { segments?: Array<{ records: { name: string } }> };
+  const hash = createHash("sha256");
+  for (const seg of manifest.segments ?? []) for await (const chunk of createReadStream(join(storeDir, seg.records.name))) hash.update(chunk as Buffer);
+  return hash.digest("hex");
+}
+
+/**
+ * Copies `from`'s BM25 file into `out` when both stores hold byte-identical records (a pool of the same size
+ * from the same real records: the vectors differ, the records do not), so the tool's open reuses it instead
+ * of rebuilding it; the tool still compares the file's fingerprint with the catalog it scans. Returns what
+ * was decided and why (for the result JSON).
+ */
+async function reuseKeyword(from: string, out: string): Promise<{ dir: string; copied: boolean; reason?: string; digestMs: number }> {
+  const t = performance.now();
+  const [a, b] = [await recordsDigest(join(from, "store")), await recordsDigest(join(out, "store"))];
+  const digestMs = performance.now() - t;
+  if (a !== b) return { dir: from, copied: false, reason: `records differ (sha256 ${a.slice(0, 12)} vs ${b.slice(0, 12)})`, digestMs };
+  mkdirSync(join(out, "keyword"), { recursive: true });
+  for (const name of readdirSync(join(from, "keyword"))) copyFileSync(join(from, "keyword", name), join(out, "keyword", name));
+  return { dir: from, copied: true, digestMs };
 }
 
 /** Opens a scale index (open time), times hybrid (default reranker), keyword and semantic searches, then ANN recall@10 against an exact scan. */
@@ -254,7 +300,7 @@ async function sweep(): Promise<object> {
     return { candidates, efSearch };
   });
   const loads = [load()];
-  const rows = await annSweep(dir, embedder, texts, settings, opt("quantization", "f32") as "f32" | "f16");
+  const rows = await annSweep(dir, embedder, texts, settings, opt("quantization", "f32") as AnnQuantization);
   loads.push(load());
   return { dims, queries: texts.length, rows, peakRssMb: peakRssMb(), loadAverage: loads };
 }

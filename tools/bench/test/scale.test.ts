@@ -98,6 +98,23 @@ describe("scale vectors", () => {
     expect(Math.abs(cos(pa, p(b)) - cos(a, b))).toBeLessThan(0.1);
   });
 
+  it("the projection is the seeded Gaussian matrix times the vector, normalised (every input component counts, 4 per pass or not)", () => {
+    // 7 inputs: one pass of four components and three left over.
+    const [from, to] = [7, 5];
+    const g = gaussian(1536);
+    const m = Array.from({ length: from * to }, () => g());
+    const v = Float32Array.from({ length: from }, (_, i) => (i === 2 ? 0 : Math.cos(i + 1)));
+    const plain = Array.from({ length: to }, (_, j) => v.reduce((s, x, i) => s + x * m[i * to + j], 0));
+    const norm = Math.hypot(...plain);
+    const got = projection(from, to)(v);
+    plain.forEach((x, j) => expect(got[j]).toBeCloseTo(x / norm, 6));
+    // Calls do not leak into each other (the sums are reused between calls).
+    expect(Array.from(projection(from, to)(v))).toEqual(Array.from(got));
+    const p = projection(from, to);
+    p(Float32Array.from({ length: from }, () => 1));
+    expect(Array.from(p(v))).toEqual(Array.from(got));
+  });
+
   it("the spread shape moves copies further from their record than the tight one (cosine 0.8–0.95), towards other records", () => {
     const g = gaussian(7);
     const many: StoreRecord[] = Array.from({ length: 200 }, (_, i) => ({ ...base[0], record: { ...base[0].record, id: `m${i}` }, vector: unit(Float32Array.from({ length: 100 }, () => g())) }));
