@@ -32,7 +32,10 @@ export function buildProgram(result: { code: number }): Command {
 
   const indexOpt = () => new Option("--index <dir>", "index folder (default ./.hierdoc)");
   const configOpts = (cmd: Command) =>
-    cmd.option("--config <file>", "agent.yaml with a hierarchical_document tool entry").option("--tool <name>", "tool name in the agent.yaml");
+    cmd
+      .option("--config <file>", "agent.yaml with a hierarchical_document tool entry")
+      .option("--tool <name>", "tool name in the agent.yaml")
+      .option("--verbose", "print on stderr how the index opened (derived state, keyword index, store graph: loaded or rebuilt, and why)");
   const otelOpt = () => new Option("--otel [url]", "export OpenTelemetry traces to an OTLP/HTTP endpoint (default $OTEL_EXPORTER_OTLP_ENDPOINT or http://localhost:4318)");
   const run = (fn: (...args: never[]) => Promise<number>) =>
     async (...args: unknown[]) => {

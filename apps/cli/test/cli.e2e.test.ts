@@ -102,6 +102,28 @@ describe("hierdoc CLI on the sample corpus (built binary, real GloVe embedder)",
     expect(missing.code).toBe(4);
   });
 
+  it("says how the index opened: stats (text and --json) and --verbose on any index command", async () => {
+    const json = JSON.parse((await runCli(["stats", "--index", index, "--json"])).stdout);
+    expect(json.open).toMatchObject({ derived: "loaded", keyword: { state: "loaded" }, store: { graph: expect.any(String) } });
+    const text = await runCli(["stats", "--index", index]);
+    expect(text.stdout).toMatch(/^opened in \d+ ms: derived state loaded; keyword index loaded; store: graph \w+/m);
+    expect(text.stderr).not.toContain("debug:");
+    // Without derived.bin and bm25.bin, --verbose says what was rebuilt and why.
+    rmSync(join(index, "derived.bin"));
+    rmSync(join(index, "keyword"), { recursive: true });
+    const verbose = await runCli(["search", "port records", "--index", index, "--verbose", "--json"]);
+    expect(verbose.code).toBe(0);
+    const debug = verbose.stderr.split("\n").filter((l) => l.startsWith("debug: "));
+    expect(debug).toEqual(expect.arrayContaining([
+      "debug: derived state scanned from the store: no derived state saved",
+      "debug: keyword index rebuilt: no keyword index saved",
+      expect.stringMatching(/^debug: store memory opened: graph \w+/),
+      expect.stringMatching(/^debug: opened in \d+ ms \(\d+ chunks\)$/),
+    ]));
+    const again = JSON.parse((await runCli(["stats", "--index", index, "--json"])).stdout);
+    expect(again.open).toMatchObject({ derived: "loaded", keyword: { state: "loaded" } });
+  });
+
   it("fails clearly on bad usage and a missing index", async () => {
     const topK = await runCli(["search", "pump", "--index", index, "--top-k", "500"]);
     expect(topK.code).toBe(2);

@@ -34,6 +34,8 @@ export interface OpenIndexOptions {
   sources?: string[];
   onWarning?: (message: string) => void;
   onProgress?: (message: string) => void;
+  /** Receives the tool's debug lines (why `derived.bin` or `bm25.bin` was not used, how the store opened its graph). */
+  onDebug?: (message: string) => void;
 }
 
 /**
@@ -63,5 +65,5 @@ export async function openIndex(loc: IndexLocation, options: OpenIndexOptions): 
     config.rerank && config.rerank.provider !== "none"
       ? (await loadRerank()).createReranker(config.rerank, { env: options.env, contextModel: config.context_model })
       : undefined;
-  return HierarchicalDocumentTool.open({ config: recorded, indexDir, store, embedder, onWarning: options.onWarning, contextGenerator, keywordIndex, reranker });
+  return HierarchicalDocumentTool.open({ config: recorded, indexDir, store, embedder, onWarning: options.onWarning, onDebug: options.onDebug, contextGenerator, keywordIndex, reranker });
 }

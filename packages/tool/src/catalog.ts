@@ -48,6 +48,12 @@ export class Catalog {
   private repoolAt = 65_536;
   /** {@link fingerprint} of the current entries, until the next change. */
   private cachedFingerprint: string | null = null;
+  /**
+   * Lane-wise sum (mod 2^32) of the digests of every entry's (id, file hash), kept up to date by puts and
+   * deletes so {@link fingerprint} costs nothing after a small change; null when not known (a catalog loaded
+   * with a fingerprint of the older, sorted-digest form: computed once on the next fingerprint).
+   */
+  private digestSum: Uint32Array | null = new Uint32Array(DIGEST_LANES);
   /** True after {@link load}: the pools are filled from the entries on the next put. */
   private poolStale = false;
   /** The persisted catalog served in place (its entries not in {@link removed}), beside the maps. */
@@ -76,6 +82,7 @@ export class Catalog {
     }
     this.poolStale = true;
     this.cachedFingerprint = fingerprint ?? null;
+    this.digestSum = fingerprint === undefined ? (entries.length === 0 ? new Uint32Array(DIGEST_LANES) : null) : parseDigestSum(fingerprint);
   }
 
   /**
@@ -86,6 +93,7 @@ export class Catalog {
     this.load([], fingerprint);
     this.flat = flat;
     this.removed = new Uint8Array(flat.count);
+    if (fingerprint === undefined) this.digestSum = flat.count === 0 ? new Uint32Array(DIGEST_LANES) : null;
   }
 
   /** The position of an id in the served-in-place catalog when it is there and not deleted. */
@@ -133,6 +141,7 @@ export class Catalog {
     let set = this.bySource.get(entry.sourcePath);
     if (!set) this.bySource.set(entry.sourcePath, (set = new Set()));
     set.add(entry.id);
+    if (this.digestSum) addDigest(this.digestSum, entry, 1);
     if (this.strings.size + this.lists.size > this.repoolAt) this.repool();
     return entry;
   }
@@ -184,11 +193,13 @@ export class Catalog {
       this.removed[p] = 1;
       this.removedCount++;
       this.cachedFingerprint = null;
+      if (this.digestSum) addDigest(this.digestSum, { id, fileHash: this.flat!.entryAt(p)!.fileHash }, -1);
       return;
     }
     const old = this.entries.get(id);
     if (!old) return;
     this.cachedFingerprint = null;
+    if (this.digestSum) addDigest(this.digestSum, old, -1);
     this.entries.delete(id);
     const set = this.bySource.get(old.sourcePath);
     set?.delete(id);
@@ -258,23 +269,37 @@ export class Catalog {
   }
 
   /**
-   * A digest of (chunk id, file hash) over every entry: a persisted derived index built for another
-   * digest is stale and is rebuilt from the store.
+   * A digest of (chunk id, file hash) over every entry, order-free: `count:s` and the lane-wise sum of each
+   * pair's SHA-256 (first 128 bits). Puts and deletes keep the sum, so after a small change it costs
+   * nothing; a persisted derived index built for another digest is stale and is rebuilt from the store.
    */
   fingerprint(): string {
     if (this.cachedFingerprint !== null) return this.cachedFingerprint;
-    const h = createHash("sha256");
-    const flat = this.flat;
-    if (flat && this.removedCount === 0 && this.entries.size === 0) {
-      for (const p of flat.idOrder) {
-        const e = flat.entryAt(p, "decode")!;
-        h.update(`${e.id}\u0000${e.fileHash}\n`);
-      }
-    } else {
-      const pairs = [...this.all()].map((e) => [e.id, e.fileHash]).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-      for (const [id, fileHash] of pairs) h.update(`${id}\u0000${fileHash}\n`);
+    if (!this.digestSum) {
+      const sum = new Uint32Array(DIGEST_LANES);
+      for (const e of this.all()) addDigest(sum, e, 1);
+      this.digestSum = sum;
     }
-    this.cachedFingerprint = `${this.size}:${h.digest("hex").slice(0, 32)}`;
+    this.cachedFingerprint = `${this.size}:s${Buffer.from(this.digestSum.buffer, this.digestSum.byteOffset, this.digestSum.byteLength).toString("hex")}`;
     return this.cachedFingerprint;
   }
+}
+
+/** 32-bit lanes of the per-entry digest summed by {@link Catalog.fingerprint} (128 bits). */
+const DIGEST_LANES = 4;
+
+/** Adds (`sign` 1) or subtracts (-1) the digest of an entry's (id, file hash) to a lane-wise sum. */
+function addDigest(sum: Uint32Array, entry: { id: string; fileHash: string }, sign: 1 | -1): void {
+  const d = createHash("sha256").update(`${entry.id}\u0000${entry.fileHash}`).digest();
+  for (let i = 0; i < DIGEST_LANES; i++) sum[i] += sign * d.readUInt32LE(4 * i);
+}
+
+/** The digest sum a fingerprint of the current form carries (stored little-endian as hex), else null. */
+function parseDigestSum(fingerprint: string): Uint32Array | null {
+  const m = /^\d+:s([0-9a-f]{32})$/.exec(fingerprint);
+  if (!m) return null;
+  const bytes = Buffer.from(m[1], "hex");
+  const sum = new Uint32Array(DIGEST_LANES);
+  for (let i = 0; i < DIGEST_LANES; i++) sum[i] = bytes.readUInt32LE(4 * i);
+  return sum;
 }

@@ -29,6 +29,7 @@ import { CodeTitleScope } from "./code-title-scope.js";
 import type { IngestContext } from "./ingest-pipeline.js";
 import type { IngestProgress, IngestReport } from "./ingest-types.js";
 import { acquireIndexLock } from "./index-lock.js";
+import { describeStoreInfo, storeOpenInfo, type OpenInfo } from "./open-info.js";
 import { readDerivedState, removeDerivedState, writeDerivedState } from "./derived-state.js";
 import { writeIndexManifest } from "./index-manifest.js";
 import { isUnitOf, type IncomingReference } from "./incoming-reference.js";
@@ -55,14 +56,6 @@ export interface ToolOptions {
   reranker?: Reranker;
   /** Receives debug lines (e.g. why the persisted derived state was not used at open). Default: silent. */
   onDebug?: (message: string) => void;
-}
-
-/** How {@link HierarchicalDocumentTool.open} got its catalog, exact index, definitions and resolver. */
-export interface OpenInfo {
-  /** `loaded`: from the persisted derived state; `scanned`: from a full scan of the store. */
-  derived: "loaded" | "scanned";
-  /** Why the derived state was scanned (missing, stale, unreadable, store cannot tell). */
-  reason?: string;
 }
 
 /** Options of {@link HierarchicalDocumentTool.search}. */
@@ -158,18 +151,23 @@ export class HierarchicalDocumentTool {
     await tool.store.open({ embedderId: tool.embedder.id, dimensions: tool.embedder.dimensions });
     const stamp = await tool.storeStamp();
     const reason = stamp === null ? "the store cannot tell when its records change" : await tool.loadDerived(stamp);
+    const storeInfo = storeOpenInfo(tool.store);
+    if (storeInfo) tool.debug(`store ${tool.store.id} opened: ${describeStoreInfo(storeInfo)}`);
     if (reason !== null) {
-      tool.openInfo = { derived: "scanned", reason };
+      tool.openInfo = { derived: "scanned", reason, ...(storeInfo ? { store: storeInfo } : {}) };
       tool.debug(`derived state scanned from the store: ${reason}`);
       // One streaming pass over the store: only the catalog, exact index and definitions keep anything.
       tool.catalog.load([]);
       await tool.rebuildDerived(tool.store.scan());
       if (stamp !== null) await tool.saveDerived(stamp);
     } else {
-      tool.openInfo = { derived: "loaded" };
+      tool.openInfo = { derived: "loaded", ...(storeInfo ? { store: storeInfo } : {}) };
+      tool.debug("derived state loaded from derived.bin");
     }
-    if (tool.ownsKeyword) await tool.loadOrRebuildKeyword();
+    tool.openInfo.keyword = tool.ownsKeyword ? await tool.loadOrRebuildKeyword() : { state: "external" };
+    tool.debug(`keyword index ${tool.openInfo.keyword.state}${tool.openInfo.keyword.reason ? `: ${tool.openInfo.keyword.reason}` : ""}`);
     tool.openMs = performance.now() - t0;
+    tool.debug(`opened in ${Math.round(tool.openMs)} ms (${tool.catalog.size} chunks)`);
     return tool;
   }
 
@@ -550,29 +548,40 @@ export class HierarchicalDocumentTool {
     return `${this.config.keyword_index.variant}:${this.catalog.fingerprint()}`;
   }
 
-  /** Reloads the persisted keyword index, or rebuilds it from a second pass over the store when stale. */
-  private async loadOrRebuildKeyword(): Promise<void> {
+  /** Reloads the persisted keyword index, or rebuilds it from a second pass over the store when stale; says which and why. */
+  private async loadOrRebuildKeyword(): Promise<NonNullable<OpenInfo["keyword"]>> {
     const dir = join(this.indexDir, "keyword");
     const fingerprint = this.keywordFingerprint();
     let loaded: Bm25Index | null = null;
+    let reason = "no keyword index saved";
     try {
       loaded = await Bm25Index.load(dir);
     } catch (err) {
+      reason = `unreadable (${(err as Error).message})`;
       this.warn(`keyword index in ${dir} is unreadable (${(err as Error).message}); rebuilding it from the store`);
     }
     if (loaded && loaded.fingerprint === fingerprint) {
       this.keyword = loaded;
+      if (!loaded.outdatedFormat) return { state: "loaded" };
       // A file of an older layout is converted on every load: rewrite it once in the current format.
-      if (loaded.outdatedFormat) await loaded.save(dir, { fingerprint }).catch((err: Error) => this.warn(`could not rewrite ${dir} in the compact format (${err.message})`));
-      return;
+      const why = `format ${loaded.loadedFormat} converted on load`;
+      const saved = await loaded.save(dir, { fingerprint }).then(
+        () => true,
+        (err: Error) => (this.warn(`could not rewrite ${dir} in the current format (${err.message})`), false),
+      );
+      return { state: "converted", reason: saved ? `${why}, rewritten in the current format` : `${why}, could not be rewritten` };
     }
-    if (loaded) this.warn("keyword index is out of date with the store; rebuilding it");
+    if (loaded) {
+      reason = `stale (saved for ${loaded.fingerprint ?? "no fingerprint"}, the catalog is ${fingerprint})`;
+      this.warn("keyword index is out of date with the store; rebuilding it");
+    }
     const index = new Bm25Index({ variant: this.config.keyword_index.variant });
     const docs: KeywordDocument[] = [];
     for await (const r of this.store.scan()) docs.push({ id: r.id, text: r.indexedText, sourcePath: r.sourcePath });
     await index.upsert(docs);
     this.keyword = index;
     if (docs.length > 0) await index.save(dir, { fingerprint });
+    return { state: "rebuilt", reason };
   }
 }
 

@@ -1,6 +1,7 @@
 export {
-  HierarchicalDocumentTool, hasIdPrefix, type ToolOptions, type ToolSearchOptions, type ToolIngestOptions, type OpenInfo,
+  HierarchicalDocumentTool, hasIdPrefix, type ToolOptions, type ToolSearchOptions, type ToolIngestOptions,
 } from "./hierarchical-document-tool.js";
+export { describeOpenInfo, describeStoreInfo, storeOpenInfo, type OpenInfo } from "./open-info.js";
 export { DERIVED_FILE_NAME, readDerivedState, writeDerivedState, removeDerivedState, type DerivedState, type LoadedDerivedState } from "./derived-state.js";
 export { FlatCatalog, CATALOG_COLUMNS, type FlatCatalogData } from "./flat-catalog.js";
 export { loadToolConfig, redactConfig, type EnvLookup, type LoadToolConfigOptions, type LocatedProblem } from "./config-loader.js";

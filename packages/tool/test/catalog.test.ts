@@ -122,6 +122,31 @@ describe("Catalog.loadFlat (a persisted catalog served in place from derived.bin
     expect(Object.isFrozen(a.parentChain)).toBe(true);
   });
 
+  it("keeps the fingerprint by the change alone: a loaded catalog's next fingerprint reads only the entries put or deleted", async () => {
+    const built = sample();
+    const flat = await flatOf(built);
+    const loaded = new Catalog();
+    loaded.loadFlat(flat, built.fingerprint());
+    let reads = 0;
+    const entryAt = flat.entryAt.bind(flat);
+    flat.entryAt = ((p: number, id?: "decode" | "none") => (reads++, entryAt(p, id))) as typeof flat.entryAt;
+    const gone = built.idsOf("docs/f2.md")[0];
+    loaded.delete(gone);
+    built.delete(gone);
+    const added = makeRecord(3, { id: "new-chunk", sourcePath: "docs/new.md", sectionId: "Section 9" });
+    loaded.put(added);
+    built.put(added);
+    expect(loaded.fingerprint()).toBe(built.fingerprint());
+    expect(reads).toBe(1);
+    // Order-free: the same entries put in another order have the same fingerprint; another file hash does not.
+    const reversed = new Catalog();
+    for (const e of [...built.all()].reverse()) reversed.put({ ...makeRecord(0), ...e });
+    expect(reversed.fingerprint()).toBe(built.fingerprint());
+    reversed.put({ ...makeRecord(0), ...built.get("new-chunk")!, fileHash: "other" });
+    expect(reversed.fingerprint()).not.toBe(built.fingerprint());
+    expect(built.fingerprint()).toMatch(/^40:s[0-9a-f]{32}$/);
+  });
+
   it("stays a correct catalog through puts and deletes after loading (deletes marked, puts kept beside it)", async () => {
     const built = sample();
     const loaded = new Catalog();

@@ -73,7 +73,7 @@ describe("an index holding several US Code titles that share section numbers", (
     await first.close();
     expect((await readDerivedState(join(dir, "index")))?.codeTitles).toEqual(expect.arrayContaining([[file5(), "5 U.S.C."], [file42(), "42 U.S.C."]]));
     tool = await openTool(join(dir, "index"));
-    expect(tool.openInfo).toEqual({ derived: "loaded" });
+    expect([tool.openInfo.derived, tool.openInfo.reason]).toEqual(["loaded", undefined]);
     for (const [query, source] of [["5 U.S.C. 553", file5()], ["section 553 of title 42", file42()]]) {
       const res = await tool.search(query, { topK: 3, mode: "exact" });
       expect([query, res.results.map((r) => r.sourcePath)]).toEqual([query, [source]]);

@@ -72,7 +72,7 @@ describe(`persisted derived state (${DERIVED_FILE_NAME})${hasGdpr ? "" : " (GDPR
     expect(existsSync(join(ws.index, DERIVED_FILE_NAME))).toBe(true);
     const { tool, store } = await open(ws.index);
     opened.push(tool);
-    expect(tool.openInfo).toEqual({ derived: "loaded" });
+    expect([tool.openInfo.derived, tool.openInfo.reason]).toEqual(["loaded", undefined]);
     expect(store.scans).toBe(0);
     expect(tool.chunkCount).toBeGreaterThan(10);
     expect(await answers(tool)).toEqual(reference);
@@ -139,7 +139,7 @@ describe(`persisted derived state (${DERIVED_FILE_NAME})${hasGdpr ? "" : " (GDPR
     await old.tool.close();
     const rewritten = await open(ws.index);
     opened.push(rewritten.tool);
-    expect(rewritten.tool.openInfo).toEqual({ derived: "loaded" });
+    expect([rewritten.tool.openInfo.derived, rewritten.tool.openInfo.reason]).toEqual(["loaded", undefined]);
     await rewritten.tool.close();
 
     writeFileSync(file, "not a derived state");
@@ -151,9 +151,48 @@ describe(`persisted derived state (${DERIVED_FILE_NAME})${hasGdpr ? "" : " (GDPR
     rmSync(file);
     const c = await open(ws.index, debug);
     opened.push(c.tool);
-    expect(c.tool.openInfo).toEqual({ derived: "scanned", reason: "no derived state saved" });
+    expect(c.tool.openInfo).toMatchObject({ derived: "scanned", reason: "no derived state saved" });
     expect(c.store.scans).toBe(1);
     expect(await answers(c.tool)).toEqual(reference);
+  });
+
+  it("openInfo and onDebug say how the keyword index and the store opened, and why bm25.bin was rebuilt", async () => {
+    const debug: string[] = [];
+    const a = await open(ws.index, debug);
+    opened.push(a.tool);
+    expect(a.tool.openInfo.keyword).toEqual({ state: "loaded" });
+    // The memory store's own account of its open (graph none / viewed / extended, and why), copied as it is.
+    expect(a.tool.openInfo.store).toEqual({ ...a.store.openInfo });
+    expect(a.tool.openInfo.store?.graph).toEqual(expect.any(String));
+    expect(debug).toEqual(expect.arrayContaining(["derived state loaded from derived.bin", "keyword index loaded", expect.stringMatching(/^store memory opened: graph \w+/), expect.stringMatching(/^opened in \d+ ms \(\d+ chunks\)$/)]));
+    await a.tool.close();
+
+    rmSync(join(ws.index, "keyword"), { recursive: true });
+    const b = await open(ws.index, (debug.length = 0, debug));
+    opened.push(b.tool);
+    expect(b.tool.openInfo.keyword).toEqual({ state: "rebuilt", reason: "no keyword index saved" });
+    expect(debug).toContain("keyword index rebuilt: no keyword index saved");
+    await b.tool.close();
+
+    // A keyword index saved for other contents (here: another file's chunks) is stale, and says for what.
+    const file = join(ws.index, "keyword", "bm25.bin");
+    const other = workspace();
+    try {
+      const t = await open(other.index);
+      await t.tool.ingest([join(other.docs, "harbour-data-act.md")]);
+      await t.tool.close();
+      writeFileSync(file, readFileSync(join(other.index, "keyword", "bm25.bin")));
+    } finally {
+      other.cleanup();
+    }
+    const c = await open(ws.index);
+    opened.push(c.tool);
+    expect(c.tool.openInfo.keyword?.state).toBe("rebuilt");
+    expect(c.tool.openInfo.keyword?.reason).toMatch(/^stale \(saved for lucene:\d+:\w+, the catalog is lucene:\d+:\w+\)$/);
+    await c.tool.close();
+    const d = await open(ws.index);
+    opened.push(d.tool);
+    expect(d.tool.openInfo.keyword).toEqual({ state: "loaded" });
   });
 
   it("a re-ingest that changes a file replaces the saved state (the stamp and the content follow the store)", async () => {
@@ -182,7 +221,7 @@ describe("a tool opened from derived.bin, then changed", () => {
       await first.tool.ingest([ws.docs]);
       await first.tool.close();
       const { tool } = await open(ws.index);
-      expect(tool.openInfo).toEqual({ derived: "loaded" });
+      expect([tool.openInfo.derived, tool.openInfo.reason]).toEqual(["loaded", undefined]);
       const gone = tool.sources().find((s) => s.endsWith("harbour-data-act.md"))!;
       expect(gone).toBeDefined();
       const before = tool.chunkCount;
@@ -197,7 +236,7 @@ describe("a tool opened from derived.bin, then changed", () => {
       const answer = await answers(tool);
       await tool.close();
       const again = await open(ws.index);
-      expect(again.tool.openInfo).toEqual({ derived: "loaded" });
+      expect([again.tool.openInfo.derived, again.tool.openInfo.reason]).toEqual(["loaded", undefined]);
       expect(again.store.scans).toBe(0);
       expect(await answers(again.tool)).toEqual(answer);
       await again.tool.close();

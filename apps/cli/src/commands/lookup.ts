@@ -4,6 +4,7 @@ import { readContextUsage } from "@hierdoc/contextualizer";
 import { ExitCode } from "../exit-codes.js";
 import { breadcrumb, definitionJson, recordJson } from "../format.js";
 import { err, out } from "../io.js";
+import { describeOpenInfo } from "@hierdoc/tool";
 import { openTool, type IndexOptions } from "../runtime.js";
 
 /** Options shared by section / define / refs / stats. */
@@ -89,14 +90,14 @@ export async function statsCommand(opts: LookupOptions): Promise<number> {
     const s = await tool.stats();
     const openMs = Math.round(performance.now() - t0);
     const llm = await readContextUsage(join(tool.indexDir, "contexts")).catch(() => null);
-    if (opts.json) await out(JSON.stringify({ index: tool.indexDir, ...s, open_ms: openMs, llm_usage: llm }) + "\n");
+    if (opts.json) await out(JSON.stringify({ index: tool.indexDir, ...s, open_ms: openMs, open: tool.openInfo, llm_usage: llm }) + "\n");
     else {
       await out(
         [
           `index: ${tool.indexDir}`,
           `files: ${s.files}, chunks: ${s.chunks}, definitions: ${s.definitions}, keyword docs: ${s.keywordDocs}`,
           `embedder: ${s.embedder} (${s.dimensions} dims), store: ${s.store}`,
-          `opened in ${openMs} ms`,
+          `opened in ${openMs} ms: ${describeOpenInfo(tool.openInfo)}`,
           ...(llm && llm.models.length > 0
             ? llm.models.map((m) => `llm ${m.model}: ${m.requests} calls, tokens in ${m.inputTokens} (cache write ${m.cacheCreationInputTokens}, cache read ${m.cacheReadInputTokens}), out ${m.outputTokens}${m.costUsd == null ? "" : `, ≈ $${m.costUsd.toFixed(4)}`}`)
             : []),
