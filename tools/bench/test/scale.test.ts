@@ -54,6 +54,17 @@ describe("scale report", () => {
     expect(md).toMatch(/\| 1,000,000 \| 100 \| spread \| HNSW \| 2\.00 \/ 4\.00 \| 4\.50 \/ 9\.00 \|/);
   });
 
+  it("gives the 1M × 1,536-d targets a verdict and labels the build's graph type and CPU time", () => {
+    const r = results(40, 3000, 2500, 0.99);
+    const t = (x: ScaleResults) => Object.fromEntries(scaleTargets(x).map(([name, m, verdict]) => [name.replace(/ \(.*$/, ""), [m, verdict]]));
+    expect(t(r)["1M × 1,536-d hybrid p95 ≤ 100 ms"]).toEqual(["— ms", "not measured"]);
+    const build = { size: 1_000_000, dims: 1536, shape: "spread", baseChunks: 11096, chunks: 1_000_000, upsertMs: 3e6, storeWriteMs: 3.1e6, derivedBuildMs: 2e5, buildMs: 3.3e6, diskBytes: 1e10, storeBytes: 9e9, peakRssMb: 9000, loadAverage: [8], storeCpuMs: 1.5e6, derivedCpuMs: 1e5, ann: { quantization: "i8" } };
+    r.runs.push({ size: 1_000_000, dims: 1536, shape: "spread", build, latency: { ...r.runs[0].latency!, dims: 1536, latency: { ...r.runs[0].latency!.latency, hybrid: lat(80) }, recallAt10: 0.97 } });
+    expect(t(r)["1M × 1,536-d hybrid p95 ≤ 100 ms"]).toEqual(["80.0 ms", "met"]);
+    expect(t(r)["1M × 1,536-d ANN recall@10 vs exact ≥ 0.98"]).toEqual(["0.9700", "**not met**"]);
+    expect(renderScaleSection(r)).toMatch(/\| 1,000,000 \| 1536 \| spread \| HNSW i8 graph \| 3300 \(CPU 1600\) \|/);
+  });
+
   it("renders a marked section with the results and failures, and splices it into a document once", () => {
     const section = renderScaleSection(results(40, 3000, 2500, 0.99));
     expect(section.startsWith(SCALE_SECTION_BEGIN)).toBe(true);
