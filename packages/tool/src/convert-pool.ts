@@ -20,9 +20,13 @@ export interface ConvertPoolOptions extends PrepareOptions {
   components?: WorkerComponents;
 }
 
-/** How a worker started: milliseconds from thread start to ready, its V8 heap and external memory (MB). */
+/**
+ * How a worker started: milliseconds from spawning to ready (wall time) and the CPU its thread used for it (Linux),
+ * its V8 heap and external memory (MB) then.
+ */
 export interface WorkerStartInfo {
   startMs: number;
+  startCpuMs?: number;
   heapMb: number;
   externalMb: number;
 }
@@ -44,6 +48,8 @@ interface Slot {
   timer?: NodeJS.Timeout;
   /** CPU milliseconds the worker thread reported last (cumulative). */
   cpuMs: number;
+  /** performance.now() when the worker was started. */
+  spawnedAt: number;
 }
 
 /**
@@ -141,7 +147,7 @@ export class ConvertPool {
       stderr: false,
       workerData: { components: this.options.components } satisfies WorkerStart,
     });
-    const slot: Slot = { worker, ready: false, cpuMs: 0 };
+    const slot: Slot = { worker, ready: false, cpuMs: 0, spawnedAt: performance.now() };
     worker.on("message", (reply: WorkerReply) => {
       // A worker being stopped (pool closed, or failed) can still deliver a message it sent before: it must neither
       // take work nor unref itself — an unref'd worker whose terminate() is pending lets the process exit (code 0,
@@ -159,7 +165,7 @@ export class ConvertPool {
       }
       if ("ready" in reply) {
         slot.ready = true;
-        this.starts.push({ startMs: reply.startMs, heapMb: reply.heapMb, externalMb: reply.externalMb });
+        this.starts.push({ startMs: Math.round(performance.now() - slot.spawnedAt), startCpuMs: reply.cpuMs, heapMb: reply.heapMb, externalMb: reply.externalMb });
         worker.unref();
         return this.dispatch();
       }

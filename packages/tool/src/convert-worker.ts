@@ -31,12 +31,12 @@ export interface WorkerError {
 
 /**
  * The answer to a {@link WorkerTask}: the prepared file (the vectors' buffer transferred), or the error as plain data;
- * progress inside it; `ready` once the converters and components are loaded (with the start-up time and this
- * worker's V8 heap and external memory, for benchmarks), or not ready with why its components could not be built.
+ * progress inside it; `ready` once the converters and components are loaded (with this worker's V8 heap and
+ * external memory, for benchmarks), or not ready with why its components could not be built.
  * `cpuMs`: CPU time this worker thread has used so far (Linux), for benchmarks.
  */
 export type WorkerReply =
-  | { ready: true; startMs: number; heapMb: number; externalMb: number; cpuMs?: number }
+  | { ready: true; heapMb: number; externalMb: number; cpuMs?: number }
   | { ready: false; error: WorkerError; cpuMs?: number }
   | { id: number; progress: FileStageProgress; cpuMs?: number }
   | { id: number; ok: true; value: Awaited<ReturnType<typeof PrepareFile>>; cpuMs?: number }
@@ -86,7 +86,6 @@ if (stages) {
   const mb = (bytes: number) => Math.round((bytes / 1e6) * 10) / 10;
   parentPort?.postMessage({
     ready: true,
-    startMs: Math.round(performance.now()), // since the thread started
     heapMb: mb(heap.used_heap_size),
     externalMb: mb(heap.external_memory),
     cpuMs: threadCpuMs(),
