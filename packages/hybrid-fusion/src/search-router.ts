@@ -70,6 +70,7 @@ export class SearchRouter {
   }
 
   private async hybrid(ctx: Ctx): Promise<Omit<RouterResponse, "timingsMs" | "warnings">> {
+    ctx.hybrid = true;
     const exactP = this.options.exact && this.weights.exact > 0 ? this.settle("exact", ctx) : Promise.resolve(null);
     if (this.usesNativeHybrid) {
       const native = await this.settle("native_hybrid", ctx);
@@ -138,8 +139,14 @@ export class SearchRouter {
     }
   }
 
-  /** Runs one leg with its timeout and timing. */
+  /**
+   * Runs one leg with its timeout and timing. In a hybrid search the keyword and exact legs first yield one
+   * macrotask turn: their in-process work is synchronous, and the dense leg (embedding, then the store's
+   * search, which may run on another thread or server) is dispatched first, so it overlaps them instead of
+   * waiting behind them. Their timers start after the yield (each measures its own work).
+   */
   private async leg(leg: LegName, ctx: Ctx): Promise<ScoredId[]> {
+    if (ctx.hybrid && (leg === "keyword" || leg === "exact")) await new Promise<void>((resolve) => setImmediate(resolve));
     const t = performance.now();
     try {
       return await withTimeout(this.runLeg(leg, ctx), leg === "exact" ? undefined : this.options.legTimeoutMs ?? 10_000, leg);
@@ -191,6 +198,8 @@ interface Ctx {
   warnings: string[];
   errors?: Partial<Record<LegName, unknown>>;
   vector?: Promise<Float32Array>;
+  /** A hybrid search: see {@link SearchRouter.leg}. */
+  hybrid?: boolean;
 }
 
 function filterIds(results: ScoredId[], allow: ReadonlySet<string> | undefined, depth: number): ScoredId[] {

@@ -73,6 +73,36 @@ describe("SearchRouter, app-level fusion", () => {
     const res = await router.search("alpha", { topK: 10, allowIds: new Set(["d1", "d4"]) });
     expect(ids(res)).toEqual(["d1", "d4"]);
   });
+
+  it("dispatches the dense search before the keyword and exact legs' synchronous work, so a store searching elsewhere overlaps them", async () => {
+    const order: string[] = [];
+    class LoggingStore extends ArrayStore {
+      override async vectorSearch(q: Parameters<ArrayStore["vectorSearch"]>[0]) {
+        order.push("dense");
+        return super.vectorSearch(q);
+      }
+    }
+    class LoggingKeyword extends CountingKeywordIndex {
+      override async search(query: string, options: Parameters<CountingKeywordIndex["search"]>[1]) {
+        order.push("keyword");
+        return super.search(query, options);
+      }
+    }
+    class LoggingExact extends MapExact {
+      override lookup(query: string, options?: { allowIds?: ReadonlySet<string> }) {
+        order.push("exact");
+        return super.lookup(query, options);
+      }
+    }
+    const { store, keyword } = await setup(new LoggingStore(), new LoggingKeyword());
+    const router = new SearchRouter({ store, keyword, exact: new LoggingExact({ "Section 9": ["d4"] }), embedder: new TableEmbedder(queries) });
+    const res = await router.search("alpha Section 9", { topK: 3 });
+    expect(order).toEqual(["dense", "exact", "keyword"]);
+    expect(ids(res)).toEqual(["d4", "d3", "d1"]);
+    order.length = 0;
+    await router.search("alpha", { topK: 3, mode: "keyword" });
+    expect(order).toEqual(["keyword"]);
+  });
 });
 
 describe("SearchRouter, native hybrid", () => {

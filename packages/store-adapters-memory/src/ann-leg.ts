@@ -1,5 +1,6 @@
 import { AnnIndex, type AnnQuantization } from "@hierdoc/ann";
 import { HierdocError } from "@hierdoc/core";
+import type { SearchThreadSetting } from "./search-thread.js";
 import type { SnapshotFileEntry } from "./snapshot.js";
 import { TopK } from "./top-k.js";
 import type { RowScorer, VectorMatrix } from "./vector-matrix.js";
@@ -28,6 +29,12 @@ export interface MemoryAnnConfig {
   quantization?: AnnQuantization;
   /** Threads used to build the index in bulk (0 = every core; default 0). */
   threads?: number;
+  /**
+   * Search a memory-mapped graph on a worker thread while the store is unchanged since open, so a hybrid
+   * query's dense search overlaps its keyword and exact legs: `"auto"` (default) from
+   * 50 000 records on (`SEARCH_THREAD_AUTO_ROWS`), `true` at any size, `false` never. The first write stops it.
+   */
+  search_thread?: SearchThreadSetting;
 }
 
 /** {@link MemoryAnnConfig} with every default applied. */
@@ -42,17 +49,22 @@ export const DEFAULT_MEMORY_ANN: Readonly<ResolvedMemoryAnn> = Object.freeze({
   candidates: 0,
   quantization: "f32",
   threads: 0,
+  search_thread: "auto",
 });
 
 /**
  * The settings with defaults applied, or `undefined` for `ann: false`.
- * @throws HierdocError E_INVALID_ARGUMENT naming `ann.candidates` when it is not a non-negative integer.
+ * @throws HierdocError E_INVALID_ARGUMENT naming `ann.candidates` when it is not a non-negative integer, or
+ *   `ann.search_thread` when it is not `"auto"`, `true` or `false`.
  */
 export function resolveMemoryAnn(config: MemoryAnnConfig | false | undefined): ResolvedMemoryAnn | undefined {
   if (config === false) return undefined;
   const resolved: ResolvedMemoryAnn = { ...DEFAULT_MEMORY_ANN, ...Object.fromEntries(Object.entries(config ?? {}).filter(([, v]) => v !== undefined)) };
   if (!Number.isInteger(resolved.candidates) || resolved.candidates < 0) {
     throw new HierdocError("E_INVALID_ARGUMENT", `ann.candidates must be a non-negative integer, got ${String(resolved.candidates)}`, { details: { key: "ann.candidates" } });
+  }
+  if (!["auto", true, false].includes(resolved.search_thread)) {
+    throw new HierdocError("E_INVALID_ARGUMENT", `ann.search_thread must be "auto", true or false, got ${JSON.stringify(resolved.search_thread)}`, { details: { key: "ann.search_thread" } });
   }
   return resolved;
 }
@@ -221,13 +233,7 @@ export class AnnLeg {
    * vectors files), best first (ties by row). Fewer than `k` when the graph returned too few accepted rows.
    */
   search(scorer: RowScorer, query: Float32Array, k: number, candidates: number, accept?: (row: number) => boolean): Array<{ index: number; score: number }> {
-    const index = this.index as AnnIndex;
-    const rows = index.search(query, candidateCount(this.config, k, candidates)).map((h) => h.key);
-    const kept = accept === undefined ? rows : rows.filter(accept);
-    const scores = scorer.scoreRows(query, kept);
-    const top = new TopK(k);
-    kept.forEach((row, i) => top.push(row, scores[i]));
-    return top.sorted();
+    return graphSearch(this.index as AnnIndex, this.config, scorer, query, k, candidates, accept);
   }
 
   /** Writes the graph to `path` (synchronously, so it matches the rows at this instant). */
@@ -245,6 +251,28 @@ export class AnnLeg {
   private createIndex(): AnnIndex {
     return AnnIndex.create(this.indexOptions());
   }
+}
+
+/**
+ * The search of {@link AnnLeg.search} on a given graph: the `k` best rows `accept` lets through among
+ * `index`'s approximate neighbours (see {@link candidateCount}), re-scored exactly by `scorer`, best first
+ * (ties by row). Shared with the search thread, so both give the same rows and scores.
+ */
+export function graphSearch(
+  index: AnnIndex,
+  config: ResolvedMemoryAnn,
+  scorer: RowScorer,
+  query: Float32Array,
+  k: number,
+  candidates: number,
+  accept?: (row: number) => boolean,
+): Array<{ index: number; score: number }> {
+  const rows = index.search(query, candidateCount(config, k, candidates)).map((h) => h.key);
+  const kept = accept === undefined ? rows : rows.filter(accept);
+  const scores = scorer.scoreRows(query, kept);
+  const top = new TopK(k);
+  kept.forEach((row, i) => top.push(row, scores[i]));
+  return top.sorted();
 }
 
 function rowKeys(from: number, to: number): Uint32Array {

@@ -8,6 +8,8 @@ import type {
   VectorStoreAdapter,
 } from "@hierdoc/core";
 import { HierdocError, assertOpenDimensions, assertSameDimensions, assertSameEmbedder, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
+import { join } from "node:path";
+import { debuglog } from "node:util";
 import { resolveAnnOptions } from "@hierdoc/ann";
 import { graphCoversAll, graphSettings, openSavedGraph, saveGraphTemp, type MemoryOpenInfo } from "./ann-files.js";
 import { AnnLeg, resolveMemoryAnn, type MemoryAnnConfig, type ResolvedMemoryAnn } from "./ann-leg.js";
@@ -18,6 +20,7 @@ import { DEFAULT_VERIFY_BYTES_AT_OPEN, readSegmented } from "./segment-snapshot.
 import type { SegmentVectors } from "./segment-vectors.js";
 import { readManifest, removeStale, type SnapshotManifest } from "./snapshot.js";
 import { replaceGraph, writeGeneration, type GraphWrite } from "./snapshot-writer.js";
+import { SearchThread, SearchThreadUnavailable, wantsSearchThread } from "./search-thread.js";
 import { VectorMatrix, type RowScorer } from "./vector-matrix.js";
 
 /** Options of {@link MemoryStore}. */
@@ -43,6 +46,8 @@ export interface MemoryStoreOptions {
 export const DEFAULT_COMPACTION: Readonly<CompactionPolicy> = Object.freeze({ deadShare: 0.5, maxSegments: 16 });
 
 const ADAPTER = "memory";
+/** Debug messages (`NODE_DEBUG=hierdoc`): the search thread's start, failures and fallbacks. */
+const debug = debuglog("hierdoc");
 
 /**
  * The default vector store: vectors held in process (contiguous Float32 storage, brute-force cosine with a
@@ -84,6 +89,10 @@ export class MemoryStore implements VectorStoreAdapter {
   /** How the last {@link open} got its HNSW graph (see {@link MemoryOpenInfo}). */
   openInfo: MemoryOpenInfo = { graph: "none" };
   private flushing: Promise<void> = Promise.resolve();
+  /** Searches the memory-mapped graph off the main thread while the store is unchanged since open (see `ann.search_thread`). */
+  private thread: SearchThread | undefined;
+  /** Advanced by every change: a search thread's answer is used only when no change came in between. */
+  private epoch = 0;
 
   /** Creates a closed store; call {@link open} before anything else. */
   constructor(options: MemoryStoreOptions = {}) {
@@ -161,12 +170,43 @@ export class MemoryStore implements VectorStoreAdapter {
     await this.openAnn(manifest);
     // Exact searches need every vector: without a usable graph the matrix is loaded now.
     if (this.openInfo.graph !== "viewed") this.vectors("open");
+    else this.startSearchThread(manifest);
+  }
+
+  /** The running search thread, if any (diagnostics and tests; see `ann.search_thread`). */
+  get searchThread(): SearchThread | undefined {
+    return this.thread;
+  }
+
+  /** Starts the search thread in the background when `ann.search_thread` asks for one (the graph is viewed). */
+  private startSearchThread(manifest: SnapshotManifest): void {
+    const ann = this.ann;
+    const files = this.vectorFiles;
+    const graph = manifest.files.ann;
+    if (ann === undefined || files === undefined || graph === undefined || !wantsSearchThread(ann.config.search_thread, this.rows.size)) return;
+    const { dir, manifest: m, places } = files.openArgs();
+    const init = { graphPath: join(dir, graph.name), indexOptions: ann.indexOptions(), ann: ann.config, rows: this.rows.size, dir, manifest: m, places };
+    const thread = SearchThread.start(init, (reason) => {
+      debug(`memory store ${this.dir}: dense searches stay on the main thread: ${reason}`);
+      // The current thread failed (or, called during start(), none is set yet).
+      if (this.thread?.failure !== undefined) this.thread = undefined;
+    });
+    this.thread = thread;
+  }
+
+  /** Stops the search thread (before a change, or at close) and invalidates answers still in flight. */
+  private stopSearchThread(): Promise<void> {
+    this.epoch++;
+    const thread = this.thread;
+    this.thread = undefined;
+    return thread?.stop() ?? Promise.resolve();
   }
 
   /** The matrix with every vector, loaded from the vectors files first when the open deferred it. */
   /** {@link vectors} for a change: a memory-mapped graph is made writable first (see {@link AnnLeg.materialize}). */
   private writableVectors(operation: string): VectorMatrix {
     const matrix = this.vectors(operation);
+    void this.stopSearchThread();
     this.ann?.materialize(matrix);
     return matrix;
   }
@@ -325,10 +365,32 @@ export class MemoryStore implements VectorStoreAdapter {
    * @throws HierdocError E_DIMENSION_MISMATCH for a query vector of the wrong length.
    */
   async vectorSearch(query: StoreQuery & { vector: Float32Array }): Promise<ScoredId[]> {
-    const matrix = this.ready("vectorSearch");
+    this.ready("vectorSearch");
     this.checkVector(query.vector, "vectorSearch");
     const k = Math.min(Math.max(0, Math.floor(query.topK)), this.rows.size);
     if (k === 0) return [];
+    const thread = this.thread;
+    if (query.filter?.sourcePaths === undefined && thread?.usable && this.ann?.active(this.rows.size)) {
+      const epoch = this.epoch;
+      try {
+        // The same candidates as the in-thread graph search (approximate(): unfiltered, 2·k at least).
+        const hits = await thread.search(query.vector, k, Math.max(2 * k, k + 10));
+        // Used only when the store did not change (or close) while the thread searched, and the graph gave k rows.
+        if (epoch === this.epoch && hits.length === k) return this.scoredIds(hits);
+      } catch (err) {
+        if (!(err instanceof SearchThreadUnavailable)) throw err;
+        debug(`memory store ${this.dir}: dense search on the main thread: ${err.message}`);
+      }
+      this.ready("vectorSearch");
+      const left = Math.min(k, this.rows.size);
+      return left === 0 ? [] : this.searchHere(query, left);
+    }
+    return this.searchHere(query, k);
+  }
+
+  /** {@link vectorSearch} on this thread: the graph when it can serve the query, else an exact scan. */
+  private searchHere(query: StoreQuery & { vector: Float32Array }, k: number): ScoredId[] {
+    const matrix = this.ready("vectorSearch");
     const paths = query.filter?.sourcePaths;
     let accept: ((row: number) => boolean) | undefined;
     let allowedRows = this.rows.size;
@@ -340,6 +402,10 @@ export class MemoryStore implements VectorStoreAdapter {
       for (const path of allowed) allowedRows += this.rows.sourceCounts.get(path) ?? 0;
     }
     const hits = this.approximate(this.vectorFiles ?? matrix, query.vector, k, allowedRows, accept) ?? this.vectors("vectorSearch").search(query.vector, k, accept);
+    return this.scoredIds(hits);
+  }
+
+  private scoredIds(hits: Array<{ index: number; score: number }>): ScoredId[] {
     const ids = this.rows.ids;
     return hits.map((hit) => ({ id: ids[hit.index], score: hit.score }));
   }
@@ -380,6 +446,7 @@ export class MemoryStore implements VectorStoreAdapter {
    */
   async close(): Promise<void> {
     if (this.matrix === undefined) return;
+    await this.stopSearchThread();
     if (this.dir !== undefined && (this.dirty || (this.flushedSinceOpen && this.ann?.lagging))) {
       const next = this.flushing.then(() => this.flushNow(true));
       this.flushing = next.catch(() => undefined);
@@ -391,6 +458,7 @@ export class MemoryStore implements VectorStoreAdapter {
   }
 
   private clearRows(): void {
+    void this.stopSearchThread();
     this.vectorFiles?.close();
     this.vectorFiles = undefined;
     this.rows.clear();

@@ -7,6 +7,9 @@ import { dotAt, normalisedQuery, type RowScorer } from "./vector-matrix.js";
 
 const VECTOR_BLOCK_BYTES = 64 * 1024 * 1024;
 
+/** Where each row's vector is: its segment and its index in that segment's vectors file. */
+export type RowPlaces = Pick<RowColumns, "seg" | "vindex">;
+
 /**
  * The vectors files of a version-3 snapshot's segments, open for reading (descriptors kept, so a writer
  * deleting a file does not break reads): read whole into row order ({@link readAll}, CRC-32 checked), or
@@ -21,7 +24,7 @@ export class SegmentVectors implements RowScorer {
   private constructor(
     private readonly dir: string,
     private readonly manifest: SnapshotManifest,
-    private readonly columns: RowColumns,
+    private readonly columns: RowPlaces,
     private readonly fds: number[],
   ) {
     this.row = new Float32Array(manifest.dimensions);
@@ -32,7 +35,7 @@ export class SegmentVectors implements RowScorer {
    * Opens every segment's vectors file and checks its size.
    * @throws HierdocError E_INDEX_CORRUPT naming a file that is missing or of the wrong size.
    */
-  static open(dir: string, manifest: SnapshotManifest, columns: RowColumns): SegmentVectors {
+  static open(dir: string, manifest: SnapshotManifest, columns: RowPlaces): SegmentVectors {
     const d = manifest.dimensions;
     const fds: number[] = [];
     try {
@@ -104,6 +107,15 @@ export class SegmentVectors implements RowScorer {
       if (crc !== entry.crc32) throw corrupt(this.dir, entry.name, "checksum mismatch");
     }
     return out;
+  }
+
+  /**
+   * What another thread needs to open the same files ({@link SegmentVectors.open}): the folder, the
+   * manifest and a copy of the rows' places (8 bytes per row).
+   */
+  openArgs(): { dir: string; manifest: SnapshotManifest; places: { seg: Uint32Array; vindex: Uint32Array } } {
+    const n = this.manifest.count;
+    return { dir: this.dir, manifest: this.manifest, places: { seg: this.columns.seg.slice(0, n), vindex: this.columns.vindex.slice(0, n) } };
   }
 
   /** Closes the files. */

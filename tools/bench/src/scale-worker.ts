@@ -6,7 +6,7 @@
 //             the tool still checks the file's fingerprint against the records it scans, and rebuilds it otherwise)
 //   (build and every mode that opens its store: [--m N] [--ef-construction N]; a graph saved with other values is not used)
 //   latency  --index DIR --src OBLIQA_INDEX --queries FILE --dims D [--n 300] [--recall-n 200]
-//   (latency, store-latency: [--quantization f32|f16|bf16|i8|off] [--candidates N] [--ef-search N] override the store's ann settings)
+//   (latency, store-latency: [--quantization f32|f16|bf16|i8|off] [--candidates N] [--ef-search N] [--search-thread auto|on|off] override the store's ann settings)
 //   quality  --index OBLIQA_INDEX --qrels FILE [--threshold 5000]
 //   ann-sweep --index STORE_DIR --src OBLIQA_INDEX --queries FILE --dims D [--n 100] [--settings 0x256,512x256,...] [--quantization f32|f16]
 //             (recall@10 and dense search cost per candidates × ef_search setting)
@@ -46,7 +46,8 @@ function annConfig(): MemoryAnnConfig | false {
   const q = opt("quantization", "f32");
   if (q === "off") return false;
   const num = (name: string): number | undefined => (args.includes(`--${name}`) ? Number(opt(name)) : undefined);
-  return { quantization: q as AnnQuantization, threshold: Number(opt("threshold", "20000")), candidates: num("candidates"), ef_search: num("ef-search"), m: num("m"), ef_construction: num("ef-construction") };
+  const thread = opt("search-thread", "auto");
+  return { quantization: q as AnnQuantization, threshold: Number(opt("threshold", "20000")), candidates: num("candidates"), ef_search: num("ef-search"), m: num("m"), ef_construction: num("ef-construction"), search_thread: thread === "auto" ? "auto" : thread === "on" };
 }
 
 async function embedderFor(src: string, dims: number): Promise<Embedder> {

@@ -1,0 +1,166 @@
+import { execFile } from "node:child_process";
+import { cp, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
+import { makeStoreRecord, makeVector } from "@hierdoc/core/testing";
+import type { ScoredId, StoreRecord } from "@hierdoc/core";
+import { MemoryStore, SearchThread, SearchThreadUnavailable, type MemoryAnnConfig } from "@hierdoc/store-adapters-memory";
+
+// The thread runs the package's built worker script (dist/search-thread-worker.js): build the package first.
+const D = 24;
+const N = 1500;
+const open = { embedderId: "test/embedder@1", dimensions: D };
+const on: MemoryAnnConfig = { threshold: 300, threads: 1, search_thread: true };
+const off: MemoryAnnConfig = { ...on, search_thread: false };
+const SOURCES = Array.from({ length: 10 }, (_, i) => `docs/s${i}.md`);
+const queries = Array.from({ length: 30 }, (_, i) => makeVector(`query-${i}`, D));
+let dir: string;
+const opened: MemoryStore[] = [];
+
+function records(n: number, from = 0): StoreRecord[] {
+  return Array.from({ length: n }, (_, i) => makeStoreRecord(from + i, { dimensions: D, record: { id: `c${from + i}`, sourcePath: SOURCES[(from + i) % SOURCES.length] } }));
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "hierdoc-memory-thread-"));
+  const writer = new MemoryStore({ dir, ann: off });
+  await writer.open(open);
+  for (let i = 0; i < N; i += 500) await writer.upsert(records(500, i));
+  await writer.close();
+});
+
+afterEach(async () => {
+  for (const s of opened.splice(0)) await s.close();
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function openStore(config: MemoryAnnConfig): Promise<MemoryStore> {
+  const store = new MemoryStore({ dir, ann: config });
+  opened.push(store);
+  await store.open(open);
+  expect(store.openInfo.graph).toBe("viewed");
+  return store;
+}
+
+async function answers(store: MemoryStore, topK = 10, filter?: { sourcePaths: string[] }): Promise<ScoredId[][]> {
+  const out: ScoredId[][] = [];
+  for (const vector of queries) out.push(await store.vectorSearch({ vector, topK, filter }));
+  return out;
+}
+
+function exited(thread: SearchThread): Promise<number> {
+  return new Promise((resolve) => thread.worker.once("exit", resolve));
+}
+
+describe("MemoryStore search thread (ann.search_thread)", () => {
+  it("answers unfiltered searches on the thread with the same ids, order and scores as the store's own thread", async () => {
+    const threaded = await openStore(on);
+    const thread = threaded.searchThread as SearchThread;
+    expect(await thread.started).toBe(true);
+    const local = await openStore(off);
+    expect(local.searchThread).toBeUndefined();
+    for (const topK of [1, 10, 50]) {
+      const a = await answers(threaded, topK);
+      expect(a).toEqual(await answers(local, topK));
+      expect(a.every((hits) => hits.length === topK)).toBe(true);
+    }
+    expect(thread.answered).toBe(3 * queries.length);
+  });
+
+  it("filtered searches stay on the store's thread (same answers)", async () => {
+    const threaded = await openStore(on);
+    const thread = threaded.searchThread as SearchThread;
+    await thread.started;
+    const local = await openStore(off);
+    const filter = { sourcePaths: SOURCES.slice(0, 6) };
+    expect(await answers(threaded, 10, filter)).toEqual(await answers(local, 10, filter));
+    expect(thread.answered).toBe(0);
+  });
+
+  it("the first write stops the thread and later searches see the write", async () => {
+    const copy = `${dir}-copy`;
+    await cp(dir, copy, { recursive: true });
+    const store = new MemoryStore({ dir: copy, ann: on });
+    opened.push(store);
+    await store.open(open);
+    const thread = store.searchThread as SearchThread;
+    await thread.started;
+    const gone = exited(thread);
+    const added = records(1, N)[0];
+    await store.upsert([added]);
+    expect(store.searchThread).toBeUndefined();
+    expect(thread.usable).toBe(false);
+    await gone;
+    const [top] = await store.vectorSearch({ vector: added.vector, topK: 1 });
+    expect(top.id).toBe(added.record.id);
+    expect(thread.answered).toBe(0);
+    await store.close();
+    await rm(copy, { recursive: true, force: true });
+  });
+
+  it("close stops the thread", async () => {
+    const store = await openStore(on);
+    const thread = store.searchThread as SearchThread;
+    await thread.started;
+    const gone = exited(thread);
+    await store.close();
+    await gone;
+    expect(thread.usable).toBe(false);
+  });
+
+  it("a thread that dies (terminated, even with a search in flight) leaves searches on the store's thread with the same answers", async () => {
+    const store = await openStore(on);
+    const thread = store.searchThread as SearchThread;
+    await thread.started;
+    const local = await openStore(off);
+    const expected = await answers(local);
+    const inFlight = store.vectorSearch({ vector: queries[0], topK: 10 });
+    await thread.worker.terminate();
+    expect(await inFlight).toEqual(expected[0]);
+    expect(store.searchThread).toBeUndefined();
+    expect(thread.failure).toMatch(/exited/);
+    expect(await answers(store)).toEqual(expected);
+  });
+
+  it("a thread that cannot open its files fails once, with the reason, and rejects searches as unavailable", async () => {
+    const reasons: string[] = [];
+    const store = await openStore(off);
+    const thread = SearchThread.start(
+      { graphPath: join(dir, "missing.usearch"), indexOptions: { dimensions: D }, ann: { threshold: 300, m: 16, ef_search: 256, ef_construction: 128, candidates: 0, quantization: "f32", threads: 1, search_thread: true }, rows: N, dir, manifest: { count: N, dimensions: D, segments: [] } as never, places: { seg: new Uint32Array(N), vindex: new Uint32Array(N) } },
+      (reason) => reasons.push(reason),
+    ) as SearchThread;
+    expect(await thread.started).toBe(false);
+    expect(reasons).toHaveLength(1);
+    expect(reasons[0]).toMatch(/missing\.usearch/);
+    await expect(thread.search(queries[0], 10, 20)).rejects.toBeInstanceOf(SearchThreadUnavailable);
+    expect(await store.count()).toBe(N);
+  });
+
+  it('"auto" starts no thread below 50 000 records; a bad setting is a typed error naming the key', async () => {
+    const store = await openStore({ ...on, search_thread: "auto" });
+    expect(store.searchThread).toBeUndefined();
+    expect(() => new MemoryStore({ ann: { search_thread: "yes" as never } })).toThrow(expect.objectContaining({ code: "E_INVALID_ARGUMENT", details: expect.objectContaining({ key: "ann.search_thread" }) }));
+  });
+
+  it("an idle thread does not keep the process alive (a process that searched and never closed the store exits)", async () => {
+    const dist = fileURLToPath(new URL("../dist/index.js", import.meta.url));
+    const script = `
+      const { MemoryStore } = await import(${JSON.stringify(dist)});
+      const store = new MemoryStore({ dir: ${JSON.stringify(dir)}, ann: { threshold: 300, search_thread: true } });
+      await store.open({ embedderId: "test/embedder@1", dimensions: ${D} });
+      const thread = store.searchThread;
+      if (!(await thread.started)) throw new Error("no thread: " + thread.failure);
+      const hits = await store.vectorSearch({ vector: new Float32Array(${D}).fill(0.5), topK: 3 });
+      console.log(JSON.stringify({ hits: hits.length, answered: store.searchThread.answered }));
+    `;
+    const out = await new Promise<string>((resolve, reject) => {
+      execFile(process.execPath, ["--input-type=module", "-e", script], { timeout: 20_000, killSignal: "SIGKILL" }, (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout)));
+    });
+    expect(JSON.parse(out)).toEqual({ hits: 3, answered: 1 });
+  });
+});
