@@ -224,9 +224,10 @@ export class SectionResolver {
   /**
    * Resolves one reference made in `fromSourcePath`. Returns a new reference with `targetSectionId` set to
    * the corpus' own id of the target and `targetChunkId` to its chunk, or `external: true` (and
-   * `targetChunkId: null`) when the target is not in the corpus.
+   * `targetChunkId: null`) when the target is not in the corpus. `skipSource`, when given, rejects every target
+   * in the sources it returns true for (as if their entries were not in the resolver).
    */
-  resolve(ref: CrossReference, fromSourcePath: string): CrossReference {
+  resolve(ref: CrossReference, fromSourcePath: string, skipSource?: (sourcePath: string) => boolean): CrossReference {
     const target = ref.targetSectionId;
     if (target) {
       const key = sectionKey(target);
@@ -234,9 +235,10 @@ export class SectionResolver {
       const cited = citedDoc ? citedKey(citedDoc) : null;
       const names = this.flat ? this.flat.names : this.names;
       const accept = (src: string) =>
-        !ref.external
+        !skipSource?.(src) &&
+        (!ref.external
           ? src === fromSourcePath
-          : !!citedDoc && !!cited && (names.get(src)?.has(cited.key) === true || (!cited.codeTitle && namesSource(citedDoc, src)));
+          : !!citedDoc && !!cited && (names.get(src)?.has(cited.key) === true || (!cited.codeTitle && namesSource(citedDoc, src))));
       const fitsType = (type: string | null) => (key.type === null ? type === null || LOOSE_TYPES.has(type) : type === null || type === key.type);
       const fits = (c: { entry: ResolverEntry; type: string | null }) => accept(c.entry.sourcePath) && fitsType(c.type);
       const flat = this.flat;

@@ -61,6 +61,8 @@ export class Catalog {
   /** 1 at each position of {@link flat} deleted since it was loaded. */
   private removed = new Uint8Array(0);
   private removedCount = 0;
+  /** Sources with a chunk of the served-in-place catalog deleted since it was loaded. */
+  private removedSources = new Set<string>();
 
   /**
    * Replaces every entry with already built ones (a persisted catalog, in store order) whose strings and
@@ -70,6 +72,7 @@ export class Catalog {
     this.flat = null;
     this.removed = new Uint8Array(0);
     this.removedCount = 0;
+    this.removedSources = new Set();
     this.entries.clear();
     this.bySource.clear();
     this.strings = new Map();
@@ -193,7 +196,9 @@ export class Catalog {
       this.removed[p] = 1;
       this.removedCount++;
       this.cachedFingerprint = null;
-      if (this.digestSum) addDigest(this.digestSum, { id, fileHash: this.flat!.entryAt(p)!.fileHash }, -1);
+      const old = this.flat!.entryAt(p)!;
+      this.removedSources.add(old.sourcePath);
+      if (this.digestSum) addDigest(this.digestSum, { id, fileHash: old.fileHash }, -1);
       return;
     }
     const old = this.entries.get(id);
@@ -211,6 +216,30 @@ export class Catalog {
     if (own || !this.flat) return own;
     const p = this.flatPosition(id);
     return p === undefined ? undefined : this.flat.entryAt(p);
+  }
+
+  /**
+   * What changed since a persisted catalog was loaded ({@link loadFlat}); null when none is served. `baseCount`:
+   * the entries of the persisted catalog; `removed`:
+   * its positions deleted; `added`: the entries put since, in store order; `sources`: every source with a
+   * removed or added entry (all of whose current entries are then among `added`).
+   */
+  changesSinceLoad(): { baseCount: number; removed: number[]; added: CatalogEntry[]; sources: Set<string> } | null {
+    if (!this.flat) return null;
+    const removed: number[] = [];
+    if (this.removedCount > 0) for (let p = 0; p < this.removed.length; p++) if (this.removed[p] === 1) removed.push(p);
+    return { baseCount: this.flat.count, removed, added: [...this.entries.values()], sources: new Set([...this.removedSources, ...this.bySource.keys()]) };
+  }
+
+  /** Number of entries put or deleted since a persisted catalog was loaded (0 when none is served). */
+  get changeCount(): number {
+    return this.flat ? this.removedCount + this.entries.size : 0;
+  }
+
+  /** Takes `fingerprint` (of the {@link fingerprint} form) as the current entries' digest, until the next change. */
+  adoptFingerprint(fingerprint: string): void {
+    this.cachedFingerprint = fingerprint;
+    this.digestSum = parseDigestSum(fingerprint);
   }
 
   get size(): number {

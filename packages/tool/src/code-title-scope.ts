@@ -1,7 +1,7 @@
 import type { ScoredId } from "@hierdoc/core";
 import { codeTitleName, documentCodeTitle, parseCodeTitle, type CodeTitleEvidence } from "@hierdoc/definitions";
 import { findSectionIds } from "@hierdoc/keyword-search";
-import type { Catalog } from "./catalog.js";
+import type { Catalog, CatalogEntry } from "./catalog.js";
 
 /** Exact-leg score factor of a hit in a source of unknown code title when the query's title is indexed. */
 const UNKNOWN_TITLE_FACTOR = 0.5;
@@ -34,10 +34,22 @@ export class CodeTitleScope {
   /** Re-reads every source's code title from the catalog (call after the catalog changed). */
   rebuild(): void {
     this.bySource.clear();
+    this.read(this.catalog.all({ ids: false }));
+  }
+
+  /** Re-reads the code titles of some sources only (those whose chunks changed), from their catalog entries. */
+  rebuildSources(sources: Iterable<string>): void {
+    for (const source of sources) {
+      this.bySource.delete(source);
+      this.read(this.catalog.entriesOf(source));
+    }
+  }
+
+  private read(entries: Iterable<CatalogEntry>): void {
     // A document's title depends only on the distinct alias lists and headings of its chunks (chunks of one
     // section repeat them, and catalog entries share equal lists): collect those once per source.
     const evidence = new Map<string, { aliases: Set<readonly string[]>; headings: Set<string> }>();
-    for (const e of this.catalog.all({ ids: false })) {
+    for (const e of entries) {
       let ev = evidence.get(e.sourcePath);
       if (!ev) evidence.set(e.sourcePath, (ev = { aliases: new Set(), headings: new Set() }));
       if (e.sectionAliases.length > 0) ev.aliases.add(e.sectionAliases);

@@ -21,7 +21,7 @@ import {
   type VectorStoreAdapter,
 } from "@hierdoc/core";
 import { StructuralContextGenerator } from "@hierdoc/contextualizer";
-import { SectionResolver, TermIndex } from "@hierdoc/definitions";
+import { SectionResolver, TermIndex, type ResolverEntry } from "@hierdoc/definitions";
 import { Bm25Index, ExactIndex, isIdLookupQuery } from "@hierdoc/keyword-search";
 import { SearchRouter } from "@hierdoc/hybrid-fusion";
 import { Catalog, type CatalogEntry } from "./catalog.js";
@@ -30,7 +30,9 @@ import type { IngestContext } from "./ingest-pipeline.js";
 import type { IngestProgress, IngestReport } from "./ingest-types.js";
 import { acquireIndexLock } from "./index-lock.js";
 import { describeStoreInfo, storeOpenInfo, type OpenInfo } from "./open-info.js";
-import { readDerivedState, removeDerivedState, writeDerivedState } from "./derived-state.js";
+import { readDerivedState, removeDerivedState, writeDerivedState, type LoadedDerivedState } from "./derived-state.js";
+import { DERIVED_DELTA_FILE_NAME, readDerivedDelta, removeDerivedDelta, writeDerivedDelta, type DerivedDelta } from "./derived-delta.js";
+import { LayeredResolver, type ReferenceResolver } from "./layered-resolver.js";
 import { writeIndexManifest } from "./index-manifest.js";
 import { isUnitOf, type IncomingReference } from "./incoming-reference.js";
 import { rerankHits } from "./rerank-stage.js";
@@ -103,7 +105,14 @@ export class HierarchicalDocumentTool {
   private readonly codeTitles = new CodeTitleScope(this.catalog);
   private exact = new ExactIndex();
   private terms = new TermIndex([]);
-  private resolver = new SectionResolver([]);
+  private resolver: ReferenceResolver = new SectionResolver([]);
+  /**
+   * The `derived.bin` the catalog is served from (its stamp and fingerprint) and its section resolver, while
+   * the catalog is: an ingest then saves only what changed since (`derived-delta.json`).
+   */
+  private base: { stamp: string; fingerprint: string; resolver: SectionResolver } | null = null;
+  /** Sizes of the delta the last {@link loadDerived} replayed, if any. */
+  private loadedDelta: OpenInfo["delta"];
   private keyword: KeywordIndex;
   private readonly ownsKeyword: boolean;
   /** The context writer in use (LLM, structural, or none). */
@@ -161,8 +170,9 @@ export class HierarchicalDocumentTool {
       await tool.rebuildDerived(tool.store.scan());
       if (stamp !== null) await tool.saveDerived(stamp);
     } else {
-      tool.openInfo = { derived: "loaded", ...(storeInfo ? { store: storeInfo } : {}) };
-      tool.debug("derived state loaded from derived.bin");
+      tool.openInfo = { derived: "loaded", ...(tool.loadedDelta ? { delta: tool.loadedDelta } : {}), ...(storeInfo ? { store: storeInfo } : {}) };
+      const d = tool.loadedDelta;
+      tool.debug(`derived state loaded from derived.bin${d ? ` + ${DERIVED_DELTA_FILE_NAME} (${d.added} chunks added, ${d.removed} removed, ${d.sources} sources changed)` : ""}`);
     }
     tool.openInfo.keyword = tool.ownsKeyword ? await tool.loadOrRebuildKeyword() : { state: "external" };
     tool.debug(`keyword index ${tool.openInfo.keyword.state}${tool.openInfo.keyword.reason ? `: ${tool.openInfo.keyword.reason}` : ""}`);
@@ -191,8 +201,10 @@ export class HierarchicalDocumentTool {
     const lock = await acquireIndexLock(this.indexDir);
     try {
       const { runIngest } = await loadIngestPipeline();
-      // The store is about to change: a crash from here on must not leave a derived state that looks current.
-      await removeDerivedState(this.indexDir);
+      // The store is about to change: a crash from here on must not leave a derived state that looks current
+      // (a kept derived.bin no longer matches the store's stamp once it changes; its delta would, so it goes).
+      await removeDerivedDelta(this.indexDir);
+      if (!this.base) await removeDerivedState(this.indexDir);
       const ctx: IngestContext = {
         config: this.config,
         store: this.store,
@@ -247,10 +259,13 @@ export class HierarchicalDocumentTool {
       await this.keyword.save(join(this.indexDir, "keyword"), { fingerprint: this.keywordFingerprint() });
     }
     await writeIndexManifest(this.indexDir, { config: this.config, embedder: this.embedder, store: this.store.id });
-    this.rebuildResolver();
+    // Over a loaded derived.bin only the changed sources are re-read (code titles, resolver); else all of them.
+    const changes = this.base ? this.catalog.changesSinceLoad() : null;
+    if (changes) this.layerResolver(changes.sources);
+    else this.rebuildResolver();
     this.titles.invalidate();
     const stamp = await this.storeStamp();
-    if (stamp !== null) await this.saveDerived(stamp);
+    if (stamp !== null) await this.saveDerived(stamp, changes);
   }
 
   /** The store's identity of its current contents (id, count, its own stamp); null when it has no stamp. */
@@ -260,49 +275,120 @@ export class HierarchicalDocumentTool {
     return own === null ? null : JSON.stringify({ store: this.store.id, count: await this.store.count(), stamp: own });
   }
 
-  /** Loads the persisted derived state; returns null when loaded, else why it was not. */
+  /**
+   * Loads the persisted derived state (`derived.bin`, with the changes of `derived-delta.json` on top when the
+   * store has changed since by exactly those); returns null when loaded, else why it was not.
+   */
   private async loadDerived(stamp: string): Promise<string | null> {
-    let state;
+    let state: LoadedDerivedState | null;
     try {
       state = await readDerivedState(this.indexDir);
     } catch (err) {
       return `unreadable (${(err as Error).message})`;
     }
     if (!state) return "no derived state saved";
-    if (state.stamp !== stamp) return `stale (saved for ${state.stamp}, the store is ${stamp})`;
+    this.loadedDelta = undefined;
+    let delta: DerivedDelta | null = null;
+    if (state.stamp !== stamp) {
+      const stale = `stale (saved for ${state.stamp}, the store is ${stamp}`;
+      try {
+        delta = await readDerivedDelta(this.indexDir);
+      } catch (err) {
+        return `${stale}; ${(err as Error).message})`;
+      }
+      if (!delta) return `${stale})`;
+      if (delta.base.stamp !== state.stamp || delta.base.fingerprint !== state.fingerprint) return `${stale}; ${DERIVED_DELTA_FILE_NAME} was saved over another derived.bin)`;
+      if (delta.stamp !== stamp) return `${stale}; with ${DERIVED_DELTA_FILE_NAME} for ${delta.stamp})`;
+    }
+    let replaced = false;
     try {
       const exact = ExactIndex.importState(state.exact, state.catalog);
       const resolver = SectionResolver.importState(state.resolver, state.catalog);
+      replaced = true;
       this.catalog.loadFlat(state.catalog, state.fingerprint);
       this.exact = exact;
       this.resolver = resolver;
+      this.base = { stamp: state.stamp, fingerprint: state.fingerprint, resolver };
       this.definitions = new Map(state.definitions);
-      this.terms = new TermIndex([...this.definitions.values()].flat());
       if (state.codeTitles) this.codeTitles.load(state.codeTitles);
       else this.codeTitles.rebuild();
+      if (delta) this.applyDelta(delta, state);
+      this.terms = new TermIndex([...this.definitions.values()].flat());
       this.titles.invalidate();
       return null;
     } catch (err) {
+      // Only a delta that does not fit its derived.bin fails after the state was replaced: the caller scans.
+      if (replaced) {
+        this.base = null;
+        this.catalog.load([]);
+        this.exact = new ExactIndex();
+        this.definitions.clear();
+      }
       return `unusable (${(err as Error).message})`;
     }
   }
 
-  /** Saves the catalog, definitions, exact index and resolver with the store's stamp; a failure is a warning. */
-  private async saveDerived(stamp: string): Promise<void> {
+  /** Replays a {@link DerivedDelta} on the state just loaded from the `derived.bin` it was saved over. */
+  private applyDelta(delta: DerivedDelta, state: LoadedDerivedState): void {
+    const removed = delta.removed.map((p) => {
+      const id = state.catalog.idAt(p);
+      if (id === undefined) throw new Error(`${DERIVED_DELTA_FILE_NAME} removes position ${p}, derived.bin has ${state.catalog.count} chunks`);
+      return id;
+    });
+    this.exact.remove(removed);
+    for (const id of removed) this.catalog.delete(id);
+    for (const entry of delta.added) this.exact.addChunk(this.catalog.put(entry as unknown as ChunkRecord));
+    this.catalog.adoptFingerprint(delta.fingerprint);
+    for (const source of delta.changedSources) this.definitions.delete(source);
+    for (const [source, entries] of delta.definitions) this.definitions.set(source, entries);
+    this.codeTitles.load(delta.codeTitles);
+    this.layerResolver(new Set(delta.changedSources), false);
+    this.loadedDelta = { added: delta.added.length, removed: delta.removed.length, sources: delta.changedSources.length };
+  }
+
+  /**
+   * Saves the derived state with the store's stamp; a failure is a warning. Over a loaded `derived.bin` with
+   * few changes (at most {@link deltaLimit}) only the changes are written (`derived-delta.json`); otherwise
+   * the catalog, definitions, exact index and resolver are written whole to `derived.bin`.
+   */
+  private async saveDerived(stamp: string, changes: ReturnType<Catalog["changesSinceLoad"]> = null): Promise<void> {
+    const base = this.base;
+    if (base && changes && changes.removed.length + changes.added.length <= deltaLimit(changes.baseCount)) {
+      const sources = [...changes.sources];
+      try {
+        await writeDerivedDelta(this.indexDir, {
+          base: { stamp: base.stamp, fingerprint: base.fingerprint }, stamp, fingerprint: this.catalog.fingerprint(),
+          removed: changes.removed, added: changes.added, changedSources: sources,
+          definitions: sources.flatMap((s): Array<[string, DefinitionEntry[]]> => (this.definitions.has(s) ? [[s, this.definitions.get(s)!]] : [])),
+          codeTitles: this.codeTitles.entries(),
+        });
+      } catch (err) {
+        this.warn(`could not save the derived state (${(err as Error).message}); the next open scans the store`);
+      }
+      return;
+    }
+    const resolver = this.resolver instanceof SectionResolver ? this.resolver : this.rebuildResolver();
     const catalog = [...this.catalog.all()];
     const position = new Map(catalog.map((e, i) => [e.id, i]));
     const positionOf = (id: string) => position.get(id);
     const exact = this.exact.exportState(positionOf);
-    const resolver = this.resolver.exportState(positionOf);
-    if (!exact || !resolver) {
+    const resolverState = resolver.exportState(positionOf);
+    if (!exact || !resolverState) {
       this.debug("derived state not saved: the exact index or resolver names a chunk the catalog does not hold");
       return;
     }
+    this.base = null;
     try {
-      await writeDerivedState(this.indexDir, { stamp, fingerprint: this.catalog.fingerprint(), catalog, definitions: [...this.definitions], exact, resolver, codeTitles: this.codeTitles.entries() });
+      await removeDerivedDelta(this.indexDir);
+      await writeDerivedState(this.indexDir, { stamp, fingerprint: this.catalog.fingerprint(), catalog, definitions: [...this.definitions], exact, resolver: resolverState, codeTitles: this.codeTitles.entries() });
     } catch (err) {
       this.warn(`could not save the derived state (${(err as Error).message}); the next open scans the store`);
+      return;
     }
+    // Serve the catalog, exact index and resolver from the file just written (as an open would), so the next
+    // ingest of this process saves only its changes.
+    const why = await this.loadDerived(stamp);
+    if (why !== null) this.debug(`derived state saved but not reloaded: ${why}`);
   }
 
   /**
@@ -505,6 +591,7 @@ export class HierarchicalDocumentTool {
   }
 
   private async rebuildDerived(records: AsyncIterable<ChunkRecord>): Promise<void> {
+    this.base = null;
     this.exact = new ExactIndex();
     this.definitions.clear();
     for await (const r of records) {
@@ -526,21 +613,42 @@ export class HierarchicalDocumentTool {
     this.terms = new TermIndex([...this.definitions.values()].flat());
   }
 
-  private rebuildResolver(): void {
+  /** Re-reads every source's code title and builds the section resolver over every catalog entry. */
+  private rebuildResolver(): SectionResolver {
+    this.codeTitles.rebuild();
+    const resolver = this.fullResolver();
+    this.resolver = resolver;
+    return resolver;
+  }
+
+  private fullResolver(): SectionResolver {
+    return new SectionResolver(this.resolverEntries(this.catalog.all()));
+  }
+
+  /**
+   * Over a loaded `derived.bin`: re-reads the code titles of the changed sources (unless `rereadTitles` is
+   * false) and resolves through the base resolver and one built over the changed sources' entries alone
+   * (see {@link LayeredResolver}).
+   */
+  private layerResolver(changed: Set<string>, rereadTitles = true): void {
+    const base = this.base!;
+    if (rereadTitles) this.codeTitles.rebuildSources(changed);
+    const overlay = new SectionResolver(this.resolverEntries([...changed].flatMap((source) => this.catalog.entriesOf(source))));
+    this.resolver = changed.size === 0 ? base.resolver : new LayeredResolver(base.resolver, changed, overlay, () => this.fullResolver());
+  }
+
+  private resolverEntries(entries: Iterable<CatalogEntry>): ResolverEntry[] {
     // Units (points, paragraphs) are targets of their own, so "point (a) of Article 6(1)" resolves to
     // "Article 6(1)" (in the chunk that holds it), not just to its article. A source that is a code title
     // is named by it ("5 U.S.C."), so "section 553 of title 5" resolves into it from any other source.
-    this.codeTitles.rebuild();
-    this.resolver = new SectionResolver(
-      [...this.catalog.all()].flatMap((e) => {
-        const name = this.codeTitles.nameOf(e.sourcePath);
-        const documentNames = name ? [name] : [];
-        return [
-          { sourcePath: e.sourcePath, sectionId: e.sectionId, aliases: e.sectionAliases, chunkId: e.id, documentNames },
-          ...e.unitIds.map((u) => ({ sourcePath: e.sourcePath, sectionId: u, aliases: [], chunkId: e.id, documentNames })),
-        ];
-      }),
-    );
+    const out: ResolverEntry[] = [];
+    for (const e of entries) {
+      const name = this.codeTitles.nameOf(e.sourcePath);
+      const documentNames = name ? [name] : [];
+      out.push({ sourcePath: e.sourcePath, sectionId: e.sectionId, aliases: e.sectionAliases, chunkId: e.id, documentNames });
+      for (const u of e.unitIds) out.push({ sourcePath: e.sourcePath, sectionId: u, aliases: [], chunkId: e.id, documentNames });
+    }
+    return out;
   }
 
   /** Identity of the data and settings the persisted keyword index must match. */
@@ -586,6 +694,11 @@ export class HierarchicalDocumentTool {
 }
 
 /** The keys of `o` whose value is not undefined. */
+/** Most changed chunks (removed + added) saved as a delta over a derived.bin of `baseChunks` before it is rewritten whole. */
+function deltaLimit(baseChunks: number): number {
+  return Math.floor(baseChunks / 10);
+}
+
 function definedOnly<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -3,6 +3,8 @@ export {
 } from "./hierarchical-document-tool.js";
 export { describeOpenInfo, describeStoreInfo, storeOpenInfo, type OpenInfo } from "./open-info.js";
 export { DERIVED_FILE_NAME, readDerivedState, writeDerivedState, removeDerivedState, type DerivedState, type LoadedDerivedState } from "./derived-state.js";
+export { DERIVED_DELTA_FILE_NAME, readDerivedDelta, writeDerivedDelta, removeDerivedDelta, type DerivedDelta } from "./derived-delta.js";
+export { LayeredResolver, type ReferenceResolver } from "./layered-resolver.js";
 export { FlatCatalog, CATALOG_COLUMNS, type FlatCatalogData } from "./flat-catalog.js";
 export { loadToolConfig, redactConfig, type EnvLookup, type LoadToolConfigOptions, type LocatedProblem } from "./config-loader.js";
 export {

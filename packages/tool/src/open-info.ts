@@ -6,6 +6,8 @@ export interface OpenInfo {
   derived: "loaded" | "scanned";
   /** Why the derived state was scanned (missing, stale, unreadable, store cannot tell). */
   reason?: string;
+  /** When `derived` is `loaded` with a `derived-delta.json` replayed on top: its chunks added and removed, sources changed. */
+  delta?: { added: number; removed: number; sources: number };
   /**
    * The keyword index: `loaded` from `keyword/bm25.bin`, `converted` (loaded from an older format and rewritten),
    * `rebuilt` from a scan of the store (`reason` says why), `external` (a keyword index given by the caller, e.g. OpenSearch).
@@ -40,7 +42,8 @@ export function describeStoreInfo(info: Record<string, unknown>): string {
  * with the reason of anything rebuilt or converted (for `hierdoc stats` and `--verbose`).
  */
 export function describeOpenInfo(info: OpenInfo): string {
-  const parts = [`derived state ${info.derived}${info.reason ? ` (${info.reason})` : ""}`];
+  const delta = info.delta ? ` with a delta (${info.delta.added} chunks added, ${info.delta.removed} removed)` : "";
+  const parts = [`derived state ${info.derived}${delta}${info.reason ? ` (${info.reason})` : ""}`];
   if (info.keyword) parts.push(`keyword index ${info.keyword.state}${info.keyword.reason ? ` (${info.keyword.reason})` : ""}`);
   if (info.store) parts.push(`store: ${describeStoreInfo(info.store)}`);
   return parts.join("; ");

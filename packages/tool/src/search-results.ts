@@ -1,5 +1,6 @@
 import type { ChunkRecord, LegValues, SearchResult } from "@hierdoc/core";
-import type { SectionResolver, TermIndex } from "@hierdoc/definitions";
+import type { TermIndex } from "@hierdoc/definitions";
+import type { ReferenceResolver } from "./layered-resolver.js";
 
 /** A fused hit from the router. */
 export interface RoutedHit {
@@ -22,7 +23,7 @@ export function buildResults(
   hits: RoutedHit[],
   records: ChunkRecord[],
   terms: TermIndex,
-  resolver: SectionResolver,
+  resolver: ReferenceResolver,
   sourceOf: (chunkId: string) => string | undefined = () => undefined,
 ): SearchResult[] {
   const byId = new Map(records.map((r) => [r.id, r]));

@@ -5,7 +5,7 @@ import { ToolConfigSchema } from "@hierdoc/core";
 import { GDPR_MARKDOWN, hasGdpr } from "@hierdoc/core/testing";
 import { HashEmbedder } from "@hierdoc/embeddings";
 import { MemoryStore } from "@hierdoc/store-adapters-memory";
-import { DERIVED_FILE_NAME, HierarchicalDocumentTool, readDerivedState } from "@hierdoc/tool";
+import { DERIVED_DELTA_FILE_NAME, DERIVED_FILE_NAME, HierarchicalDocumentTool, readDerivedDelta, readDerivedState } from "@hierdoc/tool";
 import { workspace } from "./helpers.js";
 
 const config = ToolConfigSchema.parse({ name: "t", type: "hierarchical_document", source: ".", ingest: { workers: 0 } });
@@ -195,21 +195,89 @@ describe(`persisted derived state (${DERIVED_FILE_NAME})${hasGdpr ? "" : " (GDPR
     expect(d.tool.openInfo.keyword).toEqual({ state: "loaded" });
   });
 
-  it("a re-ingest that changes a file replaces the saved state (the stamp and the content follow the store)", async () => {
+  it("a re-ingest over a loaded derived.bin saves only the changes (derived-delta.json); a reopen loads both, scans nothing, and answers as a scan does", async () => {
     const before = await readDerivedState(ws.index);
+    const baseBytes = readFileSync(join(ws.index, DERIVED_FILE_NAME));
     const { tool } = await open(ws.index);
     opened.push(tool);
-    writeFileSync(join(ws.docs, "harbour-data-act.md"), "# Harbour Data Act\n\n## Section 77 — New rule\n\nEvery harbour keeps a pilot register.\n");
+    writeFileSync(join(ws.docs, "harbour-data-act.md"), "# Harbour Data Act\n\n## Section 77 — New rule\n\nEvery harbour keeps a pilot register, as Section 2 requires.\n");
     await tool.ingest([ws.docs]);
+    const live = await answers(tool);
     await tool.close();
-    const after = await readDerivedState(ws.index);
-    expect(after?.stamp).not.toEqual(before?.stamp);
+    // derived.bin is left as it was; the delta names it and carries the store's new stamp.
+    expect(readFileSync(join(ws.index, DERIVED_FILE_NAME)).equals(baseBytes)).toBe(true);
+    const delta = await readDerivedDelta(ws.index);
+    expect(delta?.base).toEqual({ stamp: before?.stamp, fingerprint: before?.fingerprint });
+    expect(delta?.stamp).not.toEqual(before?.stamp);
+    expect(delta?.changedSources.map((s) => s.replace(/.*\//, ""))).toEqual(["harbour-data-act.md"]);
+    expect(delta?.added.length).toBeGreaterThan(0);
     const next = await open(ws.index);
     opened.push(next.tool);
-    expect(next.tool.openInfo.derived).toBe("loaded");
+    expect([next.tool.openInfo.derived, next.tool.openInfo.reason, next.tool.openInfo.keyword?.state]).toEqual(["loaded", undefined, "loaded"]);
     expect(next.store.scans).toBe(0);
     expect(next.tool.sectionMatches("Section 77")).toHaveLength(1);
     expect((await next.tool.search("pilot register", { mode: "keyword" })).results[0]?.sourcePath).toMatch(/harbour-data-act\.md$/);
+    const reopened = await answers(next.tool);
+    await next.tool.close();
+    // The same index opened by a full scan of the store (no derived state) answers the same.
+    rmSync(join(ws.index, DERIVED_FILE_NAME));
+    rmSync(join(ws.index, DERIVED_DELTA_FILE_NAME));
+    const scanned = await open(ws.index);
+    opened.push(scanned.tool);
+    expect(scanned.store.scans).toBe(1);
+    const reference = await answers(scanned.tool);
+    expect(reopened).toEqual(reference);
+    expect(live).toEqual(reference);
+  });
+
+  it("an index saved whole by an ingest is then served from that file: the next ingest of the same process saves a delta", async () => {
+    const other = workspace();
+    try {
+      const { tool } = await open(other.index);
+      opened.push(tool);
+      await tool.ingest([other.docs]);
+      expect(existsSync(join(other.index, DERIVED_FILE_NAME))).toBe(true);
+      expect(existsSync(join(other.index, DERIVED_DELTA_FILE_NAME))).toBe(false);
+      writeFileSync(join(other.docs, "extra.md"), "# Extra Rules\n\n## Section 5 — Buoys\n\nBuoys are painted red, as Section 5 requires.\n");
+      await tool.ingest([other.docs]);
+      const live = await answers(tool);
+      await tool.close();
+      expect((await readDerivedDelta(other.index))?.changedSources.map((s) => s.replace(/.*\//, ""))).toEqual(["extra.md"]);
+      const again = await open(other.index);
+      opened.push(again.tool);
+      expect([again.tool.openInfo.derived, again.tool.openInfo.delta?.sources, again.store.scans]).toEqual(["loaded", 1, 0]);
+      expect(await answers(again.tool)).toEqual(live);
+      await again.tool.close();
+    } finally {
+      other.cleanup();
+    }
+  });
+
+  it("a delta that does not match its derived.bin or the store is not used (the reason says why)", async () => {
+    const { tool } = await open(ws.index);
+    opened.push(tool);
+    writeFileSync(join(ws.docs, "harbour-data-act.md"), "# Harbour Data Act\n\n## Section 78 — Another rule\n\nPilots rest eight hours.\n");
+    await tool.ingest([ws.docs]);
+    await tool.close();
+    const file = join(ws.index, DERIVED_DELTA_FILE_NAME);
+    const delta = JSON.parse(readFileSync(file, "utf8"));
+    writeFileSync(file, JSON.stringify({ ...delta, base: { ...delta.base, fingerprint: "0:other" } }));
+    const a = await open(ws.index);
+    opened.push(a.tool);
+    expect(a.tool.openInfo.reason).toMatch(/^stale \(saved for .*; derived-delta\.json was saved over another derived\.bin\)$/);
+    expect(a.store.scans).toBe(1);
+    expect(a.tool.sectionMatches("Section 78")).toHaveLength(1);
+    await a.tool.close();
+    // That open saved derived.bin whole again and removed the delta.
+    expect(existsSync(file)).toBe(false);
+    const b = await open(ws.index);
+    opened.push(b.tool);
+    expect([b.tool.openInfo.derived, b.store.scans]).toEqual(["loaded", 0]);
+    await b.tool.close();
+    writeFileSync(file, "{ not json");
+    const c = await open(ws.index);
+    opened.push(c.tool);
+    expect(c.tool.openInfo.derived).toBe("loaded");
   });
 });
 
