@@ -146,7 +146,7 @@ export type ConverterLimitsConfig = z.output<typeof ConverterLimitsConfigSchema>
 export const IngestConfigSchema = z.strictObject({
   /**
    * Worker threads that convert and parse files in parallel (each under the `limits` time and memory caps);
-   * default min(CPU cores, 4). 0 converts in the calling thread, without the time and memory caps.
+   * default min(CPU cores − 1, 4), at least 1. 0 converts in the calling thread, without the time and memory caps.
    */
   workers: z.number().int().min(0).max(64).optional(),
   /**

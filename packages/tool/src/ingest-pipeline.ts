@@ -43,7 +43,7 @@ export interface IngestContext {
   limits?: ConverterLimitsConfig;
   /**
    * Worker threads converting and parsing files, and writing contexts and embedding them when the context writer and
-   * embedder declare a `workerRecipe` (default: the config's `ingest.workers`, else min(cores, 4)); 0 = this thread.
+   * embedder declare a `workerRecipe` (default: the config's `ingest.workers`, else min(cores − 1, 4), at least 1); 0 = this thread.
    */
   workers?: number;
 }

@@ -18,9 +18,14 @@ export interface Preparer {
   close(): Promise<void>;
 }
 
-/** Default number of ingest workers: min(CPU cores, 4). */
+/**
+ * Default number of ingest workers: min(CPU cores − 1, 4), at least 1. The main thread is a pipeline stage of its
+ * own (it writes the store, the keyword and exact indexes in file order), so it keeps a core: on 2 cores a second
+ * worker only adds a V8 isolate's start-up, JIT and GC (measured 0.87–0.90× of 1 worker end to end,
+ * tools/bench ingest-workers-bench, 2026-12-03).
+ */
 export function defaultWorkers(): number {
-  return Math.max(1, Math.min(availableParallelism(), 4));
+  return Math.max(1, Math.min(availableParallelism() - 1, 4));
 }
 
 /**
