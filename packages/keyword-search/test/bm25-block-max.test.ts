@@ -55,7 +55,7 @@ describe.each<Bm25Variant>(["lucene", "okapi"])("block-max MaxScore top-k equals
     try {
       await built.save(dir);
       const index = (await Bm25Index.load(dir))!;
-      expect(index.loadedFormat).toBe(3);
+      expect(index.loadedFormat).toBe(4);
       const r = seededRandom(5);
       const allow = new Set(docs.filter(() => r() < 0.2).map((d) => d.id));
       const qs = queries(variant === "okapi" ? 21 : 22, 30);

@@ -61,15 +61,36 @@ describe.each(["lucene", "okapi"] as const)("BM25 compact layout (%s): the previ
     expect(answers(loaded, expected)).toEqual(expected.queries);
   });
 
-  it("a new index with the same history, and its format-3 save reloaded, score identically", async () => {
+  it("a format-3 file (document ids in the JSON header) loads, reports its format as outdated, and scores as the old index did", async () => {
+    const loaded = (await Bm25Index.load(join(here, "fixtures", `bm25-v3-${variant}`)))!;
+    expect(loaded.fingerprint).toBe(`fixture-v3-${variant}`);
+    expect([loaded.loadedFormat, loaded.outdatedFormat]).toEqual([3, true]);
+    expect(answers(loaded, expected)).toEqual(expected.queries);
+    // Saved again it is format 4 (ids packed after the arrays, none in the header) with the same answers.
+    const dir = mkdtempSync(join(tmpdir(), "bm25-v3-"));
+    try {
+      await loaded.save(dir, { fingerprint: "again" });
+      const bytes = readFileSync(join(dir, "bm25.bin"));
+      expect(bytes.subarray(0, 8).toString("latin1")).toBe("HDBM25\u0000\u0004");
+      const header = JSON.parse(bytes.subarray(12, 12 + bytes.readUInt32LE(8)).toString("utf8"));
+      expect([header.ids, header.docs, header.idBytes]).toEqual([undefined, expected.docs - 2, expect.any(Number)]);
+      const reloaded = (await Bm25Index.load(dir))!;
+      expect([reloaded.loadedFormat, reloaded.outdatedFormat]).toEqual([4, false]);
+      expect(answers(reloaded, expected)).toEqual(expected.queries);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a new index with the same history, and its format-4 save reloaded, score identically", async () => {
     const fresh = await sameHistory(variant);
     expect(answers(fresh, expected)).toEqual(expected.queries);
     const dir = mkdtempSync(join(tmpdir(), "bm25-layout-"));
     try {
       await fresh.save(dir, { fingerprint: "v2" });
-      expect(readFileSync(join(dir, "bm25.bin")).subarray(0, 8).toString("latin1")).toBe("HDBM25\u0000\u0003");
+      expect(readFileSync(join(dir, "bm25.bin")).subarray(0, 8).toString("latin1")).toBe("HDBM25\u0000\u0004");
       const reloaded = (await Bm25Index.load(dir))!;
-      expect(reloaded.loadedFormat).toBe(3);
+      expect(reloaded.loadedFormat).toBe(4);
       expect(reloaded.outdatedFormat).toBe(false);
       expect(answers(reloaded, expected)).toEqual(expected.queries);
       // The saved index merged its delta: it continues from the segment it wrote, and scores the same.
@@ -114,8 +135,27 @@ function editHeader(file: string, edit: (h: Record<string, unknown>) => void): v
   writeFileSync(file, Buffer.concat([bytes.subarray(0, 8), len, json, pad, body]));
 }
 
-describe("BM25 format 3 block table", () => {
+describe("BM25 format 4 block table and packed ids", () => {
+  it("keeps ids of any script and length (multi-byte UTF-8, empty-looking, long) through a save and load", async () => {
+    const ids = ["docs/zürich.md#§ 1", "法律/第一条#0", "emoji-📜#1", "a", "x".repeat(5000), "docs/zürich.md#§ 1(a)"];
+    const index = new Bm25Index();
+    index.upsertSync(ids.map((id, i) => ({ id, text: `harbour pilot register number${i}`, sourcePath: id.split("#")[0] })));
+    const dir = mkdtempSync(join(tmpdir(), "bm25-ids-"));
+    try {
+      await index.save(dir);
+      const loaded = (await Bm25Index.load(dir))!;
+      expect(loaded.loadedFormat).toBe(4);
+      expect(loaded.searchSync("harbour pilot", { topK: 10 }).map((h) => h.id).sort()).toEqual([...ids].sort());
+      ids.forEach((id, i) => expect(loaded.searchSync(`number${i}`, { topK: 1 }).map((h) => h.id)).toEqual([id]));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+
   it.each([
+    ["an id byte count that does not match the file size", (h: Record<string, unknown>) => (h.idBytes = (h.idBytes as number) + 1), /size \d+ bytes, expected/],
+    ["no document count", (h: Record<string, unknown>) => delete h.docs, /bad header \(document ids missing\)/],
     ["a block size that does not match the table", (h: Record<string, unknown>) => (h.blockSize = 1), /block table does not match the postings/],
     ["a block count that does not match the file size", (h: Record<string, unknown>) => (h.blocks = (h.blocks as number) + 1), /size \d+ bytes, expected/],
     ["no block size", (h: Record<string, unknown>) => delete h.blockSize, /bad block table size/],

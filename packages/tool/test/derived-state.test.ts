@@ -195,6 +195,22 @@ describe(`persisted derived state (${DERIVED_FILE_NAME})${hasGdpr ? "" : " (GDPR
     expect(d.tool.openInfo.keyword).toEqual({ state: "loaded" });
   });
 
+  it("a bm25.bin of the previous format (3: ids in the JSON header) loads converted, says so, and is rewritten in format 4", async () => {
+    const file = join(ws.index, "keyword", "bm25.bin");
+    writeFileSync(file, toBm25Format3(readFileSync(file)));
+    const debug: string[] = [];
+    const a = await open(ws.index, debug);
+    opened.push(a.tool);
+    expect(a.tool.openInfo.keyword).toEqual({ state: "converted", reason: "format 3 converted on load, rewritten in the current format" });
+    expect(debug).toContain("keyword index converted: format 3 converted on load, rewritten in the current format");
+    expect(await answers(a.tool)).toEqual(reference);
+    await a.tool.close();
+    expect(readFileSync(file).subarray(0, 8).toString("latin1")).toBe("HDBM25\u0000\u0004");
+    const b = await open(ws.index);
+    opened.push(b.tool);
+    expect(b.tool.openInfo.keyword).toEqual({ state: "loaded" });
+  });
+
   it("a re-ingest over a loaded derived.bin saves only the changes (derived-delta.json); a reopen loads both, scans nothing, and answers as a scan does", async () => {
     const before = await readDerivedState(ws.index);
     const baseBytes = readFileSync(join(ws.index, DERIVED_FILE_NAME));
@@ -317,4 +333,25 @@ describe("a tool opened from derived.bin, then changed", () => {
 async function firstId(store: MemoryStore): Promise<string> {
   for await (const r of store.scan()) return r.id;
   throw new Error("empty store");
+}
+
+/** A format-4 bm25.bin rewritten as format 3 (the ids moved into the JSON header, their offsets and bytes dropped). */
+function toBm25Format3(bytes: Buffer): Buffer {
+  const jsonLen = bytes.readUInt32LE(8);
+  const header = JSON.parse(bytes.subarray(12, 12 + jsonLen).toString("utf8")) as { version: number; docs?: number; idBytes?: number; ids?: string[] };
+  const body = bytes.subarray(12 + jsonLen + ((4 - ((12 + jsonLen) % 4)) % 4));
+  const n = header.docs!;
+  const offsetsAt = 8 * n;
+  const offsets = new Int32Array(body.buffer.slice(body.byteOffset + offsetsAt, body.byteOffset + offsetsAt + 4 * (n + 1)));
+  const idBytes = body.subarray(body.length - header.idBytes!);
+  header.ids = Array.from({ length: n }, (_, s) => idBytes.toString("utf8", offsets[s], offsets[s + 1]));
+  header.version = 3;
+  delete header.docs;
+  delete header.idBytes;
+  const arrays = Buffer.concat([body.subarray(0, offsetsAt), body.subarray(offsetsAt + 4 * (n + 1), body.length - idBytes.length)]);
+  const json = Buffer.from(JSON.stringify(header), "utf8");
+  const len = Buffer.alloc(4);
+  len.writeUInt32LE(json.length);
+  const pad = Buffer.alloc((4 - ((12 + json.length) % 4)) % 4);
+  return Buffer.concat([Buffer.from("HDBM25\u0000\u0003", "latin1"), len, json, pad, arrays]);
 }
