@@ -6,7 +6,9 @@ export const SET_FEATURE_NAMES = ["docShare", "docBest", "docScore", "docRank", 
 /** One feature name of {@link SET_FEATURE_NAMES}. */
 export type SetFeatureName = (typeof SET_FEATURE_NAMES)[number];
 
-const CHUNK_SUFFIX = /^(.*)_chunk_(\d+)$/;
+const CHUNK_MARK = "_chunk_";
+/** What the regex's `.` does not match: a document part with one of these is no tool chunk id. */
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
 
 /**
  * The document key and position of a chunk id. Tool chunk ids are `<source path>_chunk_<n>`; an id of any
@@ -14,8 +16,24 @@ const CHUNK_SUFFIX = /^(.*)_chunk_(\d+)$/;
  * a lone chunk).
  */
 export function chunkPlace(id: string): { doc: string; seq: number | null } {
-  const m = CHUNK_SUFFIX.exec(id);
-  return m ? { doc: m[1], seq: Number(m[2]) } : { doc: id, seq: null };
+  // The last "_chunk_" followed by ASCII digits to the end (as /^(.*)_chunk_(\d+)$/ reads it, without the regex).
+  const at = id.lastIndexOf(CHUNK_MARK);
+  const from = at + CHUNK_MARK.length;
+  if (at < 0 || from === id.length || LINE_BREAK.test(id.slice(0, at))) return { doc: id, seq: null };
+  for (let i = from; i < id.length; i++) {
+    const c = id.charCodeAt(i);
+    if (c < 48 || c > 57) return { doc: id, seq: null };
+  }
+  return { doc: id.slice(0, at), seq: Number(id.slice(from)) };
+}
+
+/** Per document among the candidates: count, best fused rank, summed fused score, best score per position and the scores per section. */
+interface DocStats {
+  count: number;
+  best: number;
+  score: number;
+  bySeq: Map<number, number>;
+  sections: Map<string, number[]>;
 }
 
 /**
@@ -27,22 +45,22 @@ export function chunkPlace(id: string): { doc: string; seq: number | null } {
  */
 export function setFeatures(candidates: readonly RerankCandidate[], fusedNorm: readonly number[], fusedRank: readonly number[]): Array<Record<SetFeatureName, number>> {
   const places = candidates.map((c) => chunkPlace(c.id));
-  const docs = new Map<string, { count: number; best: number; score: number }>();
-  const bySeq = new Map<string, number>();
-  const sectionTop = new Map<string, number[]>();
+  // Keyed by document, then position / section (no concatenated string keys per candidate).
+  const docs = new Map<string, DocStats>();
+  const docOf: DocStats[] = [];
   let total = 0;
   places.forEach((p, i) => {
-    const d = docs.get(p.doc) ?? { count: 0, best: Infinity, score: 0 };
+    let d = docs.get(p.doc);
+    if (d === undefined) docs.set(p.doc, (d = { count: 0, best: Infinity, score: 0, bySeq: new Map(), sections: new Map() }));
+    docOf.push(d);
     d.count++;
     d.best = Math.min(d.best, fusedRank[i]);
     d.score += fusedNorm[i];
     total += fusedNorm[i];
-    docs.set(p.doc, d);
-    if (p.seq !== null) bySeq.set(`${p.doc}\u0000${p.seq}`, Math.max(bySeq.get(`${p.doc}\u0000${p.seq}`) ?? 0, fusedNorm[i]));
-    const key = `${p.doc}\u0000${candidates[i].sectionId}`;
-    const top = sectionTop.get(key) ?? [];
-    top.push(fusedNorm[i]);
-    sectionTop.set(key, top);
+    if (p.seq !== null) d.bySeq.set(p.seq, Math.max(d.bySeq.get(p.seq) ?? 0, fusedNorm[i]));
+    const top = d.sections.get(candidates[i].sectionId);
+    if (top === undefined) d.sections.set(candidates[i].sectionId, [fusedNorm[i]]);
+    else top.push(fusedNorm[i]);
   });
   // A document's rank: 1 + the documents with a higher summed score (tied documents share a rank, so the
   // rank never depends on candidate order).
@@ -50,18 +68,18 @@ export function setFeatures(candidates: readonly RerankCandidate[], fusedNorm: r
   const docRankOf = (score: number): number => 1 + scores.filter((s) => s > score).length;
   const others = Math.max(1, candidates.length - 1);
   return places.map((p, i) => {
-    const d = docs.get(p.doc)!;
+    const d = docOf[i];
     let neighbours = 0;
     let neighbourFused = 0;
     if (p.seq !== null) {
       for (const s of [p.seq - 1, p.seq + 1]) {
-        const v = bySeq.get(`${p.doc}\u0000${s}`);
+        const v = d.bySeq.get(s);
         if (v === undefined) continue;
         neighbours++;
         neighbourFused = Math.max(neighbourFused, v);
       }
     }
-    const mates = sectionTop.get(`${p.doc}\u0000${candidates[i].sectionId}`)!;
+    const mates = d.sections.get(candidates[i].sectionId)!;
     let sectionBest = 0;
     let skipped = false;
     for (const v of mates) {
