@@ -177,6 +177,17 @@ export class LanceDbStore implements VectorStoreAdapter {
   }
 
   /**
+   * The table's version (`lancedb:<table>:v<n>`): LanceDB commits a new version on every write (and on index
+   * updates and compaction), so a caller's state derived from the records (the tool's `derived.bin`) is
+   * current while the stamp is unchanged. A version committed by another process is seen after a reopen.
+   * @throws HierdocError E_STORE when the store is not open.
+   */
+  async stamp(): Promise<string | null> {
+    const table = this.ready("stamp");
+    return this.call("stamp", async () => `lancedb:${this.tableName}:v${await table.version()}`);
+  }
+
+  /**
    * The `topK` records nearest to `query.vector` by cosine distance, best first, score `1 − distance`;
    * `query.filter.sourcePaths` is a SQL prefilter on `source_path`.
    * @throws HierdocError E_DIMENSION_MISMATCH for a query vector of the wrong length.

@@ -164,6 +164,33 @@ describe("LanceDbStore on a temporary folder", () => {
     expect((await again.vectorSearch({ topK: 1, vector: records(20, D)[7].vector }))[0].id).toBe(records(20, D)[7].record.id);
   });
 
+  it("stamps its contents with the table version: unchanged by reads, flushes without writes and a reopen; changed by every write", async () => {
+    const uri = join(root, "stamped");
+    const s = await openStore({ uri });
+    const empty = await s.stamp();
+    expect(empty).toMatch(/^lancedb:hierdoc_chunks:v\d+$/);
+    await s.upsert(records(10, D));
+    await s.flush();
+    const written = await s.stamp();
+    expect(written).not.toBe(empty);
+    await s.count();
+    await s.vectorSearch({ topK: 3, vector: records(10, D)[2].vector });
+    await s.fullTextSearch({ topK: 3, text: "paragraph" });
+    await s.flush();
+    expect(await s.stamp()).toBe(written);
+    await s.close();
+    const again = await openStore({ uri });
+    expect(await again.stamp()).toBe(written);
+    await again.deleteByIds([records(10, D)[0].record.id]);
+    const deleted = await again.stamp();
+    expect(deleted).not.toBe(written);
+    await again.upsert([records(10, D)[1]]);
+    expect(await again.stamp()).not.toBe(deleted);
+    await again.deleteBySource("nothing-here.md");
+    await again.close();
+    await expectHierdocError(again.stamp(), "E_STORE", "stamp");
+  });
+
   it("rejects wrong vector sizes before writing, and reopening with another embedder or size", async () => {
     const uri = join(root, "mismatch");
     const s = await openStore({ uri });
