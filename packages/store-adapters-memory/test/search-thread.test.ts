@@ -103,6 +103,34 @@ describe("MemoryStore search thread (ann.search_thread)", () => {
     await rm(copy, { recursive: true, force: true });
   });
 
+  it("answers many searches in flight at once, each with its own answer", async () => {
+    const threaded = await openStore(on);
+    const thread = threaded.searchThread as SearchThread;
+    await thread.started;
+    const local = await openStore(off);
+    const concurrent = await Promise.all(queries.map((vector) => threaded.vectorSearch({ vector, topK: 10 })));
+    expect(concurrent).toEqual(await answers(local));
+    expect(thread.answered).toBe(queries.length);
+  });
+
+  it("a search in flight when a write comes is answered from the store as written (the thread's answer is discarded)", async () => {
+    const copy = `${dir}-inflight`;
+    await cp(dir, copy, { recursive: true });
+    const store = new MemoryStore({ dir: copy, ann: on });
+    opened.push(store);
+    await store.open(open);
+    const thread = store.searchThread as SearchThread;
+    await thread.started;
+    const added = records(1, N + 1)[0];
+    const inFlight = store.vectorSearch({ vector: added.vector, topK: 3 });
+    await store.upsert([added]);
+    const hits = await inFlight;
+    expect(hits[0]).toEqual({ id: added.record.id, score: expect.closeTo(1, 6) });
+    expect(thread.answered).toBe(0);
+    await store.close();
+    await rm(copy, { recursive: true, force: true });
+  });
+
   it("close stops the thread", async () => {
     const store = await openStore(on);
     const thread = store.searchThread as SearchThread;
