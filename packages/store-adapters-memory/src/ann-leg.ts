@@ -32,7 +32,7 @@ export interface MemoryAnnConfig {
   /**
    * Search a memory-mapped graph on a worker thread while the store is unchanged since open, so a hybrid
    * query's dense search overlaps its keyword and exact legs: `"auto"` (default) from
-   * 50 000 records on (`SEARCH_THREAD_AUTO_ROWS`), `true` at any size, `false` never. The first write stops it.
+   * 50 000 records on (`SEARCH_THREAD_AUTO_ROWS`) with two cores or more, `true` at any size, `false` never. The first write stops it.
    */
   search_thread?: SearchThreadSetting;
 }

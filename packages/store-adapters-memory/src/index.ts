@@ -11,5 +11,5 @@ export { DEFAULT_MEMORY_ANN, GRAPH_SAVE_GROWTH, resolveMemoryAnn } from "./ann-l
 export type { MemoryOpenInfo } from "./ann-files.js";
 export type { MemoryAnnConfig, ResolvedMemoryAnn } from "./ann-leg.js";
 export type { SnapshotAnnEntry } from "./snapshot.js";
-export { SEARCH_THREAD_AUTO_ROWS, SearchThread, SearchThreadUnavailable } from "./search-thread.js";
+export { SEARCH_THREAD_AUTO_ROWS, SearchThread, SearchThreadUnavailable, wantsSearchThread } from "./search-thread.js";
 export type { SearchThreadSetting } from "./search-thread.js";

@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { AnnIndexOptions } from "@hierdoc/ann";
@@ -7,7 +8,8 @@ import type { SnapshotManifest } from "./snapshot.js";
 
 /**
  * Whether a store opened with its graph memory-mapped searches it on a worker thread: `"auto"` (the
- * default) from {@link SEARCH_THREAD_AUTO_ROWS} records on, `true` at any size, `false` never.
+ * default) from {@link SEARCH_THREAD_AUTO_ROWS} records on when the machine has two cores or more, `true`
+ * at any size, `false` never.
  */
 export type SearchThreadSetting = "auto" | boolean;
 
@@ -172,10 +174,11 @@ export class SearchThread {
 }
 
 /**
- * Whether `setting` starts a search thread for a store of `rows` records whose graph is memory-mapped.
+ * Whether `setting` starts a search thread for a store of `rows` records whose graph is memory-mapped, on a
+ * machine with `cores` cores (`"auto"` needs two: on one core the searches cannot overlap anything).
  */
-export function wantsSearchThread(setting: SearchThreadSetting, rows: number): boolean {
-  return setting === true || (setting === "auto" && rows >= SEARCH_THREAD_AUTO_ROWS);
+export function wantsSearchThread(setting: SearchThreadSetting, rows: number, cores = availableParallelism()): boolean {
+  return setting === true || (setting === "auto" && rows >= SEARCH_THREAD_AUTO_ROWS && cores >= 2);
 }
 
 /**

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
 import { makeStoreRecord, makeVector } from "@hierdoc/core/testing";
 import type { ScoredId, StoreRecord } from "@hierdoc/core";
-import { MemoryStore, SearchThread, SearchThreadUnavailable, type MemoryAnnConfig } from "@hierdoc/store-adapters-memory";
+import { MemoryStore, SearchThread, SearchThreadUnavailable, wantsSearchThread, type MemoryAnnConfig } from "@hierdoc/store-adapters-memory";
 
 // The thread runs the package's built worker script (dist/search-thread-worker.js): build the package first.
 const D = 24;
@@ -169,9 +169,10 @@ describe("MemoryStore search thread (ann.search_thread)", () => {
     expect(await store.count()).toBe(N);
   });
 
-  it('"auto" starts no thread below 50 000 records; a bad setting is a typed error naming the key', async () => {
+  it('"auto" starts no thread below 50 000 records or on one core; a bad setting is a typed error naming the key', async () => {
     const store = await openStore({ ...on, search_thread: "auto" });
     expect(store.searchThread).toBeUndefined();
+    expect([wantsSearchThread("auto", 50_000, 2), wantsSearchThread("auto", 49_999, 2), wantsSearchThread("auto", 1e6, 1), wantsSearchThread(true, 10, 1), wantsSearchThread(false, 1e6, 8)]).toEqual([true, false, false, true, false]);
     expect(() => new MemoryStore({ ann: { search_thread: "yes" as never } })).toThrow(expect.objectContaining({ code: "E_INVALID_ARGUMENT", details: expect.objectContaining({ key: "ann.search_thread" }) }));
   });
 

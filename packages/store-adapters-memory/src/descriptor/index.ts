@@ -20,7 +20,7 @@ const config = storeConfig(["in-memory", "memory"], {
     ])
     .optional()
     .describe(
-      "HNSW index past `threshold` records (default 20000; below it searches are exact): `{threshold, m 16, ef_search 256, ef_construction 128, candidates (least neighbours re-scored per query; 0 = 64), quantization f32|f16|bf16, threads, search_thread auto|true|false (search a memory-mapped graph on a worker thread; auto: from 50000 records)}`; `false` keeps every search exact",
+      "HNSW index past `threshold` records (default 20000; below it searches are exact): `{threshold, m 16, ef_search 256, ef_construction 128, candidates (least neighbours re-scored per query; 0 = 64), quantization f32|f16|bf16, threads, search_thread auto|true|false (search a memory-mapped graph on a worker thread; auto: from 50000 records on 2+ cores)}`; `false` keeps every search exact",
     ),
 });
 
