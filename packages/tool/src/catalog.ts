@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import type { ChunkRecord, ChunkType } from "@hierdoc/core";
+import type { ChunkRecord, ChunkType, CrossReference } from "@hierdoc/core";
+import { sectionKey } from "@hierdoc/definitions";
 import type { FlatCatalog } from "./flat-catalog.js";
 
 /** What the tool keeps in memory about every stored chunk (no text, no vector). */
@@ -17,6 +18,28 @@ export interface CatalogEntry {
   fileChunkCount: number;
   start: number;
   end: number;
+  /**
+   * The {@link citationKey} of every section the chunk's cross-references cite (sorted, distinct): which
+   * chunks can cite a section, so `refs` reads only those records.
+   */
+  citedKeys: string[];
+}
+
+/**
+ * The part of a section id a citation of it always shares: the first run of letters and digits of its
+ * normalised form ("Article 6(1)(a)" → "6", "§ 478.11" → "478", "Section 4.2" → "4"; "" when it starts
+ * otherwise, e.g. "(a)"). A reference resolves only to a section whose own id, alias or unit has the same key.
+ */
+export function citationKey(id: string): string {
+  return /^[\p{L}\p{N}]*/u.exec(sectionKey(id).bare)![0];
+}
+
+/** {@link citationKey}s of the targets of cross-references, sorted and distinct (references without a target have none). */
+export function citedKeysOf(refs: readonly CrossReference[] | undefined): string[] {
+  if (!refs || refs.length === 0) return NO_STRINGS;
+  const keys = new Set<string>();
+  for (const r of refs) if (r.targetSectionId) keys.add(citationKey(r.targetSectionId));
+  return [...keys].sort();
 }
 
 /** State of one ingested file as the store holds it. */
@@ -139,6 +162,7 @@ export class Catalog {
       fileChunkCount: record.fileChunkCount ?? 0,
       start: record.start,
       end: record.end,
+      citedKeys: this.list((record as Partial<CatalogEntry>).citedKeys ?? citedKeysOf(record.crossReferences)),
     };
     this.entries.set(entry.id, entry);
     let set = this.bySource.get(entry.sourcePath);
@@ -183,7 +207,7 @@ export class Catalog {
     };
     for (const e of this.entries.values()) {
       [e.sourcePath, e.sectionId, e.sectionTitle, e.fileHash].forEach(keep);
-      [e.sectionAliases, e.unitIds, e.parentChain].forEach(keepList);
+      [e.sectionAliases, e.unitIds, e.parentChain, e.citedKeys].forEach(keepList);
     }
     this.strings = strings;
     this.lists = lists;
@@ -257,6 +281,15 @@ export class Catalog {
       for (let p = 0; p < flat.count; p++) if (this.removed[p] === 0) yield flat.entryAt(p, id)!;
     }
     yield* this.entries.values();
+  }
+
+  /** Ids of the chunks whose {@link CatalogEntry.citedKeys} hold one of `keys`, in store order. */
+  idsCiting(keys: ReadonlySet<string>): string[] {
+    const out: string[] = [];
+    const flat = this.flat;
+    if (flat) for (const p of flat.positionsCiting(keys)) if (this.removed[p] === 0) out.push(flat.idAt(p)!);
+    for (const e of this.entries.values()) if (e.citedKeys.some((k) => keys.has(k))) out.push(e.id);
+    return out;
   }
 
   sources(): string[] {

@@ -12,7 +12,7 @@ export const DERIVED_FILE_NAME = "derived.bin";
 
 /** "HDDERIV" and the format version byte: a file of another version is told apart without parsing it. */
 const MAGIC = Buffer.from("HDDERIV", "latin1");
-const FORMAT_VERSION = 3;
+const FORMAT_VERSION = 4;
 
 /**
  * What `HierarchicalDocumentTool.open` otherwise derives from a full scan of the store: the catalog (in
@@ -99,6 +99,7 @@ export async function writeDerivedState(dir: string, state: DerivedState): Promi
     columns[o + 9] = e.fileChunkCount;
     columns[o + 10] = e.start;
     columns[o + 11] = e.end;
+    columns[o + 12] = list(e.citedKeys);
   }
   const listData = Int32Array.from(lists);
   const packed = PackedStrings.pack(ids);

@@ -2,7 +2,7 @@ import { HierdocError, PackedStrings, findSorted, type ChunkType } from "@hierdo
 import type { CatalogEntry } from "./catalog.js";
 
 /** Int32 columns per entry of a {@link FlatCatalog}. */
-export const CATALOG_COLUMNS = 12;
+export const CATALOG_COLUMNS = 13;
 
 /** Shared by entries without aliases, units or parents. */
 const NO_STRINGS: string[] = Object.freeze([]) as unknown as string[];
@@ -56,6 +56,7 @@ export class FlatCatalog {
       list(columns[o + 4]);
       list(columns[o + 5]);
       list(columns[o + 6]);
+      list(columns[o + 12]);
     }
     for (let at = 0; at < lists.length; at += 1 + lists[at]) {
       if (!(lists[at] >= 0)) throw bad(`string list ${at} has a negative length`);
@@ -101,7 +102,32 @@ export class FlatCatalog {
       fileChunkCount: c[o + 9],
       start: c[o + 10],
       end: c[o + 11],
+      citedKeys: this.list(c[o + 12]),
     };
+  }
+
+  /**
+   * Positions whose {@link CatalogEntry.citedKeys} hold one of `keys` (no entry built; each distinct list is
+   * tested once), in store order.
+   */
+  positionsCiting(keys: ReadonlySet<string>): number[] {
+    const c = this.data.columns;
+    const lists = this.data.lists;
+    const strings = this.data.strings;
+    const verdict = new Map<number, boolean>();
+    const out: number[] = [];
+    for (let p = 0; p < this.count; p++) {
+      const at = c[p * CATALOG_COLUMNS + 12];
+      if (at === -1) continue;
+      let hit = verdict.get(at);
+      if (hit === undefined) {
+        hit = false;
+        for (let j = 1; j <= lists[at] && !hit; j++) hit = keys.has(strings[lists[at + j]]);
+        verdict.set(at, hit);
+      }
+      if (hit) out.push(p);
+    }
+    return out;
   }
 
   /** {@link entryAt}, under the name an exact index reads a chunk list by. */

@@ -24,7 +24,7 @@ import { StructuralContextGenerator } from "@hierdoc/contextualizer";
 import { SectionResolver, TermIndex, type ResolverEntry } from "@hierdoc/definitions";
 import { Bm25Index, ExactIndex, isIdLookupQuery } from "@hierdoc/keyword-search";
 import { SearchRouter } from "@hierdoc/hybrid-fusion";
-import { Catalog, type CatalogEntry } from "./catalog.js";
+import { Catalog, citationKey, type CatalogEntry } from "./catalog.js";
 import { CodeTitleScope } from "./code-title-scope.js";
 import type { IngestContext } from "./ingest-pipeline.js";
 import type { IngestProgress, IngestReport } from "./ingest-types.js";
@@ -527,16 +527,21 @@ export class HierarchicalDocumentTool {
    * target lies in one of the section's chunks, or its id is the section id followed by a unit ("6(1)",
    * ".2"), never merely a longer number ("Article 60"). Each incoming entry keeps the citation's exact text
    * and the exact unit it resolved to (`targetSectionId`). Citations made inside the section itself are not
-   * listed as incoming.
+   * listed as incoming. Only the records of chunks that can cite the section are read (see
+   * {@link CatalogEntry.citedKeys}), in store order; `readAll` reads every record of the store instead (slower,
+   * the same answer: for checking).
    */
-  async refs(id: string): Promise<{ sectionId: string | null; outgoing: ChunkRecord["crossReferences"]; incoming: IncomingReference[] }> {
+  async refs(id: string, options: { readAll?: boolean } = {}): Promise<{ sectionId: string | null; outgoing: ChunkRecord["crossReferences"]; incoming: IncomingReference[] }> {
     const records = await this.section(id);
     if (records.length === 0) return { sectionId: null, outgoing: [], incoming: [] };
     const sectionId = records[0].sectionId;
     const sourcePath = records[0].sourcePath;
     const outgoing = records.flatMap((r) => r.crossReferences.map((x) => this.resolver.resolve(x, r.sourcePath)));
     const incoming: IncomingReference[] = [];
-    for await (const r of this.store.scan()) {
+    // Only chunks citing a key of this section (or a citation without one) can cite it: read just those records.
+    const keys = citableKeys(records);
+    const candidates = keys.has("") || options.readAll ? null : this.catalog.idsCiting(keys.add(""));
+    for await (const r of candidates ? this.recordsOf(candidates) : this.store.scan()) {
       if (r.sourcePath === sourcePath && r.sectionId === sectionId) continue;
       for (const x of r.crossReferences) {
         const resolved = this.resolver.resolve(x, r.sourcePath);
@@ -549,6 +554,11 @@ export class HierarchicalDocumentTool {
       }
     }
     return { sectionId, outgoing, incoming };
+  }
+
+  /** The records of some chunk ids, read from the store a batch at a time. */
+  private async *recordsOf(ids: string[]): AsyncIterable<ChunkRecord> {
+    for (let i = 0; i < ids.length; i += RECORD_BATCH) yield* await this.store.get(ids.slice(i, i + RECORD_BATCH));
   }
 
   /** Counts for `hierdoc stats`. */
@@ -694,6 +704,24 @@ export class HierarchicalDocumentTool {
 }
 
 /** The keys of `o` whose value is not undefined. */
+/** Records read from the store per `get` when `refs` reads the chunks that can cite a section. */
+const RECORD_BATCH = 1000;
+
+/**
+ * The {@link citationKey}s a citation of a section can have: those of its id, aliases and units, and of what
+ * follows each ". " in them ("Chapter 3. Section 12" is also cited as "Section 12").
+ */
+function citableKeys(records: readonly ChunkRecord[]): Set<string> {
+  const keys = new Set<string>();
+  for (const r of records) {
+    for (const id of [r.sectionId, ...r.sectionAliases, ...(r.unitIds ?? [])]) {
+      keys.add(citationKey(id));
+      for (const m of id.matchAll(/\.\s?(?=\S)/g)) keys.add(citationKey(id.slice(m.index + m[0].length)));
+    }
+  }
+  return keys;
+}
+
 /** Most changed chunks (removed + added) saved as a delta over a derived.bin of `baseChunks` before it is rewritten whole. */
 function deltaLimit(baseChunks: number): number {
   return Math.floor(baseChunks / 10);

@@ -18,7 +18,7 @@ export {
 } from "./source-files.js";
 export { summarizeSkipped, describeSkipped, type SkippedSummary } from "./skipped-summary.js";
 export { looksLikeText, isTextFile } from "./text-sniff.js";
-export { Catalog, type CatalogEntry, type FileState } from "./catalog.js";
+export { Catalog, citationKey, citedKeysOf, type CatalogEntry, type FileState } from "./catalog.js";
 export { TitlePhraseIndex, TITLE_PHRASE_SCORE } from "./title-phrase.js";
 export { acquireIndexLock, type IndexLock } from "./index-lock.js";
 export { isUnitOf, type IncomingReference } from "./incoming-reference.js";

@@ -6,7 +6,7 @@ import { PackedStrings } from "@hierdoc/core";
 import { makeRecord } from "@hierdoc/core/testing";
 import { SectionResolver } from "@hierdoc/definitions";
 import { ExactIndex } from "@hierdoc/keyword-search";
-import { CATALOG_COLUMNS, Catalog, FlatCatalog, readDerivedState, writeDerivedState } from "@hierdoc/tool";
+import { CATALOG_COLUMNS, Catalog, FlatCatalog, citationKey, readDerivedState, writeDerivedState } from "@hierdoc/tool";
 
 describe("Catalog", () => {
   it("keeps the fields it needs, sharing equal strings and lists between entries (shared lists frozen)", () => {
@@ -28,7 +28,10 @@ describe("Catalog", () => {
       fileChunkCount: 2,
       start: 100,
       end: 100 + makeRecord(1).content.length,
+      // The citation keys of its cross-references' targets (makeRecord(1) cites "Section 2").
+      citedKeys: [...new Set(makeRecord(1).crossReferences.flatMap((x) => (x.targetSectionId ? [citationKey(x.targetSectionId)] : [])))].sort(),
     });
+    expect(a.citedKeys).toEqual(["2"]);
     expect(b.parentChain).toBe(a.parentChain);
     expect(Object.isFrozen(a.parentChain)).toBe(true);
     expect(b.unitIds).toEqual([]);

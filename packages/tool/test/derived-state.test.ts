@@ -133,7 +133,7 @@ describe(`persisted derived state (${DERIVED_FILE_NAME})${hasGdpr ? "" : " (GDPR
     writeFileSync(file, Buffer.concat([Buffer.from("HDDERIV\u0001", "latin1"), length, header]));
     const old = await open(ws.index);
     opened.push(old.tool);
-    expect(old.tool.openInfo.reason).toMatch(/is unusable: format version 1, this hierdoc reads version 3\)$/);
+    expect(old.tool.openInfo.reason).toMatch(/is unusable: format version 1, this hierdoc reads version 4\)$/);
     expect(old.store.scans).toBe(1);
     expect(await answers(old.tool)).toEqual(reference);
     await old.tool.close();

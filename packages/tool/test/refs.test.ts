@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isUnitOf, type HierarchicalDocumentTool } from "@hierdoc/tool";
-import { openTool } from "./helpers.js";
+import { GDPR_MARKDOWN, hasGdpr } from "@hierdoc/core/testing";
+import { openTool, SAMPLE_CORPUS } from "./helpers.js";
 
 /** A small regulation whose articles cite numbered units of other articles, as the GDPR does. */
 const REGULATION = `# Regulation
@@ -67,6 +68,30 @@ describe("HierarchicalDocumentTool.refs incoming references", () => {
     expect(fromSeven?.targetSectionId).toMatch(/^Article 6\(1\)/);
     const whole = refs.incoming.find((x) => x.fromSectionId === "Article 9");
     expect(whole?.targetSectionId).toBe("Article 6");
+  });
+
+  it(`reads only the chunks that can cite a section, with the answers of reading every record (every section of the regulation, the sample corpus${hasGdpr ? " and the GDPR" : "; GDPR skipped: ../shared/corpora not present"})`, async () => {
+    tool = await openTool(join(dir, "index"));
+    await tool.ingest([join(dir, "docs"), SAMPLE_CORPUS, ...(hasGdpr ? [GDPR_MARKDOWN] : [])]);
+    const store = tool.store;
+    const ids = new Set<string>();
+    for await (const r of store.scan()) ids.add(r.sectionId);
+    let scans = 0;
+    const scan = store.scan.bind(store);
+    store.scan = () => (scans++, scan());
+    let withIncoming = 0;
+    let scanned = 0;
+    for (const id of ids) {
+      const before = scans;
+      const narrow = await tool.refs(id);
+      scanned += scans - before;
+      const all = await tool.refs(id, { readAll: true });
+      expect([id, narrow]).toEqual([id, all]);
+      if (all.incoming.length > 0) withIncoming++;
+    }
+    expect(withIncoming).toBeGreaterThan(hasGdpr ? 40 : 3);
+    // A section whose id has no letters or digits up front ("(a)") may still scan; nearly none does.
+    expect(scanned).toBeLessThanOrEqual(ids.size / 20);
   });
 
   it("does not count a citation of a different article that shares a numeric prefix (Article 60 is not Article 6)", async () => {
