@@ -187,7 +187,7 @@ describe("MemoryStore ANN (HNSW) leg", () => {
     const invalid = expect.objectContaining({ code: "E_INVALID_ARGUMENT" });
     expect(() => new MemoryStore({ ann: { m: 0 } })).toThrow(invalid);
     expect(() => new MemoryStore({ ann: { threshold: -1 } })).toThrow(/ann.threshold/);
-    expect(() => new MemoryStore({ ann: { quantization: "i8" as never } })).toThrow(invalid);
+    expect(() => new MemoryStore({ ann: { quantization: "i4" as never } })).toThrow(invalid);
     expect(() => new MemoryStore({ ann: { candidates: -1 } })).toThrow(/ann.candidates/);
     expect(() => new MemoryStore({ ann: { candidates: 2.5 } })).toThrow(invalid);
   });
