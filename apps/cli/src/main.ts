@@ -59,7 +59,7 @@ export function buildProgram(result: { code: number }): Command {
       .option("--json", "print the summary as JSON")
       .option("--include <glob>", "also ingest text files matching the glob under folders (any extension; repeatable)", collect)
       .option("--exclude <glob>", "leave out files matching the glob under folders and globs (repeatable)", collect)
-      .option("--workers <n>", "worker threads converting and parsing files (default min(cores, 4); 0 = in the main thread, no caps)")
+      .option("--workers <n>", "worker threads converting, parsing and (with an offline embedder) embedding files (default min(cores - 1, 4), at least 1; 0 = in the main thread, no caps)")
       .option("--max-file-mb <mb>", "largest input file (default 64)")
       .option("--max-pages <n>", "most pages read from one PDF (default 10000)")
       .option("--max-zip-inflated-mb <mb>", "largest inflated size of a DOCX/PPTX/XLSX/EPUB/ODT (default 256)")
