@@ -73,6 +73,9 @@ describe("the store registry", () => {
   it("the default store's ann block is validated with its paths and reaches the store (graph file written or not)", async () => {
     expect(storeConfigProblems(toolWith({ provider: "in-memory", ann: false }))).toEqual([]);
     expect(storeConfigProblems(toolWith({ provider: "in-memory", ann: { threshold: 0, ef_search: 64, quantization: "f16" } }))).toEqual([]);
+    // i8 graphs (for 1,536-d API embeddings, re-scored exactly) are selectable from YAML; an unknown scalar type is a problem at the ann block (a union with `false`).
+    expect(storeConfigProblems(toolWith({ provider: "in-memory", ann: { quantization: "i8", ef_construction: 64 } }))).toEqual([]);
+    expect(storeConfigProblems(toolWith({ provider: "in-memory", ann: { quantization: "i4" } })).map((p) => p.path.join("."))).toEqual(["vector_store.ann"]);
     const bad = storeConfigProblems(toolWith({ provider: "in-memory", ann: { m: 1, speed: 2 } })).map((p) => p.path.join("."));
     expect(bad.length).toBeGreaterThan(0);
     expect(bad.every((p) => p.startsWith("vector_store.ann"))).toBe(true);
@@ -86,6 +89,7 @@ describe("the store registry", () => {
       return readdirSync(dir).filter((f) => f.endsWith(".usearch"));
     };
     expect(await graphFiles({ threshold: 10 }, "ann-on")).toHaveLength(1);
+    expect(await graphFiles({ threshold: 10, quantization: "i8" }, "ann-i8")).toHaveLength(1);
     expect(await graphFiles(false, "ann-off")).toEqual([]);
     expect(await graphFiles(undefined, "ann-default")).toEqual([]); // 40 records: below the default threshold of 20,000
   });

@@ -13,14 +13,14 @@ const config = storeConfig(["in-memory", "memory"], {
         ef_search: z.number().int().min(1).max(4096).optional(),
         ef_construction: z.number().int().min(1).max(4096).optional(),
         candidates: z.number().int().min(0).max(16384).optional(),
-        quantization: z.enum(["f32", "f16", "bf16"]).optional(),
+        quantization: z.enum(["f32", "f16", "bf16", "i8"]).optional(),
         threads: z.number().int().min(0).max(256).optional(),
         search_thread: z.union([z.literal("auto"), z.boolean()]).optional(),
       }),
     ])
     .optional()
     .describe(
-      "HNSW index past `threshold` records (default 20000; below it searches are exact): `{threshold, m 16, ef_search 256, ef_construction 128, candidates (least neighbours re-scored per query; 0 = 64), quantization f32|f16|bf16, threads, search_thread auto|true|false (search a memory-mapped graph on a worker thread; auto: from 50000 records on 2+ cores)}`; `false` keeps every search exact",
+      "HNSW index past `threshold` records (default 20000; below it searches are exact): `{threshold, m 16, ef_search 256, ef_construction 128, candidates (least neighbours re-scored per query; 0 = 64), quantization f32|f16|bf16|i8, threads, search_thread auto|true|false (search a memory-mapped graph on a worker thread; auto: from 50000 records on 2+ cores)}`; `false` keeps every search exact",
     ),
 });
 
