@@ -174,6 +174,9 @@ export function renderScaleSection(r: ScaleResults): string {
     "Gaussian random projection of the 100-d vectors (queries projected the same way). The store is `MemoryStore` with its default `ann`",
     "settings (HNSW from 20,000 records, M 16, ef_construction 128, ef_search 256, f32; since 2026-12-03 at least `candidates` (64)",
     "neighbours re-scored exactly, before: 20 for a top-10), upserted in batches of 10,000 (the graph is built in bulk at 20,000 and extended per batch);",
+    "1,536-d pools since the 2026-12-03 night run: an i8 graph built with ef_construction 64 (`--quantization i8 --ef-construction 64`; candidates",
+    "are still re-scored exactly from the float32 vectors). Since that run the store also searches its memory-mapped graph on a worker thread",
+    "(`ann.search_thread: auto`, from 50,000 records on 2+ cores), so the dense search overlaps the BM25 and exact legs (rows marked \"search thread off\" without it);",
     "opening the tool then builds the BM25 and exact indexes. Latency: ObliQA dev questions in one fresh process (query embedding included,",
     "20 warm-up queries), hybrid with the default reranker; recall@10 = the store's top-10 against an exact scan of the same snapshot's vectors.",
     "",
@@ -244,7 +247,7 @@ export function renderScaleSection(r: ScaleResults): string {
     out.push(
       "### Where a hybrid search spends its time",
       "",
-      "The tool's own per-stage timers (`SearchResponse.timingsMs`, wall ms p50 / p95 over the timed hybrid queries; the dense, BM25 and exact legs run concurrently, so they overlap; rerank includes fetching the 50 candidates' records).",
+      "The tool's own per-stage timers (`SearchResponse.timingsMs`, wall ms p50 / p95 over the timed hybrid queries; the dense, BM25 and exact legs run concurrently, so they overlap; since the night run the keyword and exact timers start after their one-turn yield and the semantic timer ends when the main thread takes the dense answer, so with the search thread it includes waiting for the BM25 leg; \"total\" is the router: legs + fusion; rerank includes fetching the 50 candidates' records).",
       "",
       mdTable(
         ["chunks", "dims", "copies", "dense index", ...names],
