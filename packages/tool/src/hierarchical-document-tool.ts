@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { SpanStatusCode, trace } from "@opentelemetry/api";
@@ -113,6 +114,8 @@ export class HierarchicalDocumentTool {
   private base: { stamp: string; fingerprint: string; resolver: SectionResolver } | null = null;
   /** Sizes of the delta the last {@link loadDerived} replayed, if any. */
   private loadedDelta: OpenInfo["delta"];
+  /** The store stamp the derived files on disk (derived.bin, plus its delta) describe, once known. */
+  private savedStamp: string | null = null;
   private keyword: KeywordIndex;
   private readonly ownsKeyword: boolean;
   /** The context writer in use (LLM, structural, or none). */
@@ -203,8 +206,11 @@ export class HierarchicalDocumentTool {
       const { runIngest } = await loadIngestPipeline();
       // The store is about to change: a crash from here on must not leave a derived state that looks current
       // (a kept derived.bin no longer matches the store's stamp once it changes; its delta would, so it goes).
+      const hadDelta = existsSync(join(this.indexDir, DERIVED_DELTA_FILE_NAME));
       await removeDerivedDelta(this.indexDir);
       if (!this.base) await removeDerivedState(this.indexDir);
+      // What was removed must be written again at the end, even if the store did not change.
+      if (hadDelta || !this.base) this.savedStamp = null;
       const ctx: IngestContext = {
         config: this.config,
         store: this.store,
@@ -315,6 +321,7 @@ export class HierarchicalDocumentTool {
       if (delta) this.applyDelta(delta, state);
       this.terms = new TermIndex([...this.definitions.values()].flat());
       this.titles.invalidate();
+      this.savedStamp = stamp;
       return null;
     } catch (err) {
       // Only a delta that does not fit its derived.bin fails after the state was replaced: the caller scans.
@@ -352,6 +359,9 @@ export class HierarchicalDocumentTool {
    * the catalog, definitions, exact index and resolver are written whole to `derived.bin`.
    */
   private async saveDerived(stamp: string, changes: ReturnType<Catalog["changesSinceLoad"]> = null): Promise<void> {
+    // The store did not change since the files were loaded or saved (an ingest that failed or changed nothing):
+    // leave them as they are, byte for byte.
+    if (stamp === this.savedStamp) return;
     const base = this.base;
     if (base && changes && changes.removed.length + changes.added.length <= deltaLimit(changes.baseCount)) {
       const sources = [...changes.sources];
@@ -362,6 +372,7 @@ export class HierarchicalDocumentTool {
           definitions: sources.flatMap((s): Array<[string, DefinitionEntry[]]> => (this.definitions.has(s) ? [[s, this.definitions.get(s)!]] : [])),
           codeTitles: this.codeTitles.entries(),
         });
+        this.savedStamp = stamp;
       } catch (err) {
         this.warn(`could not save the derived state (${(err as Error).message}); the next open scans the store`);
       }

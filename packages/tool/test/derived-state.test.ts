@@ -246,6 +246,31 @@ describe(`persisted derived state (${DERIVED_FILE_NAME})${hasGdpr ? "" : " (GDPR
     expect(live).toEqual(reference);
   });
 
+  it("an ingest that changes nothing (every file unchanged) leaves derived.bin and its delta byte for byte as they were", async () => {
+    const baseBytes = readFileSync(join(ws.index, DERIVED_FILE_NAME));
+    const first = await open(ws.index);
+    opened.push(first.tool);
+    const report = await first.tool.ingest([ws.docs]);
+    expect(report.files.every((f) => f.outcome === "unchanged")).toBe(true);
+    await first.tool.close();
+    expect(readFileSync(join(ws.index, DERIVED_FILE_NAME)).equals(baseBytes)).toBe(true);
+    expect(existsSync(join(ws.index, DERIVED_DELTA_FILE_NAME))).toBe(false);
+    // With a delta on disk (one changed file), a later no-op ingest leaves both files as they are.
+    const second = await open(ws.index);
+    opened.push(second.tool);
+    writeFileSync(join(ws.docs, "harbour-data-act.md"), "# Harbour Data Act\n\n## Section 78 — Lights\n\nEvery harbour keeps its lights on.\n");
+    await second.tool.ingest([ws.docs]);
+    await second.tool.close();
+    const deltaBytes = readFileSync(join(ws.index, DERIVED_DELTA_FILE_NAME));
+    const third = await open(ws.index);
+    opened.push(third.tool);
+    expect(third.tool.openInfo.derived).toBe("loaded");
+    await third.tool.ingest([ws.docs]);
+    await third.tool.close();
+    expect(readFileSync(join(ws.index, DERIVED_FILE_NAME)).equals(baseBytes)).toBe(true);
+    expect(readFileSync(join(ws.index, DERIVED_DELTA_FILE_NAME)).equals(deltaBytes)).toBe(true);
+  });
+
   it("an index saved whole by an ingest is then served from that file: the next ingest of the same process saves a delta", async () => {
     const other = workspace();
     try {
