@@ -3,7 +3,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { AnnIndex } from "@hierdoc/ann";
 import { graphSearch } from "./ann-leg.js";
-import type { SearchReply, SearchRequest, SearchThreadInit } from "./search-thread.js";
+import type { SearchReply, SearchRequest, SearchStop, SearchThreadInit } from "./search-thread.js";
 import { SegmentVectors } from "./segment-vectors.js";
 
 const port = parentPort;
@@ -16,7 +16,15 @@ try {
   if (index.size !== init.rows) throw new Error(`graph ${init.graphPath} holds ${index.size} vectors, expected ${init.rows}`);
   vectors = SegmentVectors.open(init.dir, init.manifest, init.places);
   const scorer = vectors;
-  port.on("message", (m: SearchRequest) => {
+  port.on("message", (m: SearchRequest | SearchStop) => {
+    // Asked to stop (after any search before it): close the files and the port, so the thread ends between
+    // searches. Terminating it inside a native search would abort the whole process (usearch throws Napi::Error).
+    if ("stop" in m) {
+      scorer.close();
+      port.close();
+      return;
+    }
+    if (!(m.query instanceof Float32Array)) throw new Error("search thread: a message that is neither a search nor stop");
     let out: SearchReply;
     try {
       const hits = graphSearch(index, init.ann, scorer, m.query, m.k, m.candidates);

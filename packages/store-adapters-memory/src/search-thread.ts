@@ -39,6 +39,17 @@ export interface SearchRequest {
   candidates: number;
 }
 
+/** Asks the thread to close its files and end once the searches sent before it are answered. */
+export interface SearchStop {
+  stop: true;
+}
+
+/**
+ * How long {@link SearchThread.stop} waits for the thread to end by itself before terminating it. Searches take
+ * milliseconds; terminating the thread inside one aborts the process, so this is only a last resort.
+ */
+const STOP_GRACE_MS = 5_000;
+
 /** The thread's messages: ready or failed at start, then one answer per request. */
 export type SearchReply = { ready: true } | { failed: string } | { id: number; rows: Int32Array; scores: Float64Array } | { id: number; error: string };
 
@@ -77,6 +88,8 @@ export class SearchThread {
   answered = 0;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
+  /** Resolves when the thread has ended (for any reason). */
+  private readonly ended: Promise<void>;
 
   private constructor(init: SearchThreadInit, private readonly onFailure: (reason: string) => void) {
     this.started = new Promise((resolve) => (this.settle = resolve));
@@ -84,6 +97,7 @@ export class SearchThread {
     this.worker = new Worker(workerScript(), { workerData: init, execArgv: [], stdout: false, stderr: false });
     this.worker.on("message", (m: SearchReply) => this.received(m));
     this.worker.on("error", (err) => this.fail(`the search thread failed: ${err.message}`));
+    this.ended = new Promise((resolve) => this.worker.once("exit", () => resolve()));
     this.worker.on("exit", (code) => this.fail(`the search thread exited (code ${code})`));
     // Held until the thread is ready (awaiting `started` keeps the process alive), then only while searching.
   }
@@ -127,13 +141,23 @@ export class SearchThread {
     });
   }
 
-  /** Stops the thread (idempotent); searches in flight reject with {@link SearchThreadUnavailable}. */
+  /**
+   * Stops the thread (idempotent); searches in flight reject with {@link SearchThreadUnavailable} at once. The
+   * thread is asked to end after the search it may be running (never terminated inside a native search, which
+   * would abort the process); it is terminated only if it has not ended after {@link STOP_GRACE_MS}.
+   */
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
     this.settle(false);
     this.rejectAll("the search thread was stopped");
-    await this.worker.terminate();
+    const stop: SearchStop = { stop: true };
+    // Held until it ends, so a caller awaiting close() is not left with an empty event loop.
+    this.worker.ref();
+    this.worker.postMessage(stop);
+    const timer = setTimeout(() => void this.worker.terminate(), STOP_GRACE_MS);
+    await this.ended;
+    clearTimeout(timer);
   }
 
   private received(m: SearchReply): void {

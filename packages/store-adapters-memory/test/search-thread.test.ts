@@ -141,18 +141,45 @@ describe("MemoryStore search thread (ann.search_thread)", () => {
     expect(thread.usable).toBe(false);
   });
 
-  it("a thread that dies (terminated, even with a search in flight) leaves searches on the store's thread with the same answers", async () => {
+  it("a thread that dies (an uncaught error, with a search in flight) leaves searches on the store's thread with the same answers", async () => {
     const store = await openStore(on);
     const thread = store.searchThread as SearchThread;
     await thread.started;
     const local = await openStore(off);
     const expected = await answers(local);
+    // A message the thread does not understand throws there, uncaught: the thread dies before the search after it.
+    thread.worker.postMessage({ bogus: true });
     const inFlight = store.vectorSearch({ vector: queries[0], topK: 10 });
-    await thread.worker.terminate();
     expect(await inFlight).toEqual(expected[0]);
     expect(store.searchThread).toBeUndefined();
-    expect(thread.failure).toMatch(/exited/);
+    expect(thread.failure).toMatch(/neither a search nor stop/);
     expect(await answers(store)).toEqual(expected);
+  });
+
+  it("closing or writing while searches are in flight ends the thread between searches (terminating it inside a native search aborts the process)", async () => {
+    const dist = fileURLToPath(new URL("../dist/index.js", import.meta.url));
+    const script = `
+      const { MemoryStore } = await import(${JSON.stringify(dist)});
+      let answered = 0;
+      for (let i = 0; i < 12; i++) {
+        const store = new MemoryStore({ dir: ${JSON.stringify(dir)}, ann: { threshold: 300, search_thread: true, candidates: 256 } });
+        await store.open({ embedderId: "test/embedder@1", dimensions: ${D} });
+        if (!(await store.searchThread.started)) throw new Error("no thread: " + store.searchThread.failure);
+        const vector = new Float32Array(${D}).fill(0.5);
+        const inFlight = [1, 2, 3].map(() => store.vectorSearch({ vector, topK: 50 }));
+        await store.close();
+        for (const hits of await Promise.all(inFlight)) answered += hits.length;
+      }
+      console.log(JSON.stringify({ answered }));
+    `;
+    const out = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      execFile(process.execPath, ["--input-type=module", "-e", script], { timeout: 60_000, killSignal: "SIGKILL" }, (err, stdout, stderr) =>
+        resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
+      );
+    });
+    expect(out.stderr).not.toMatch(/Napi::Error|Aborted/);
+    expect(out.code).toBe(0);
+    expect(JSON.parse(out.stdout)).toEqual({ answered: 12 * 3 * 50 });
   });
 
   it("a thread that cannot open its files fails once, with the reason, and rejects searches as unavailable", async () => {
