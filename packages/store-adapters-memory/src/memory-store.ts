@@ -373,8 +373,8 @@ export class MemoryStore implements VectorStoreAdapter {
     if (query.filter?.sourcePaths === undefined && thread?.usable && this.ann?.active(this.rows.size)) {
       const epoch = this.epoch;
       try {
-        // The same candidates as the in-thread graph search (approximate(): unfiltered, 2·k at least).
-        const hits = await thread.search(query.vector, k, Math.max(2 * k, k + 10));
+        // The same candidates as the in-thread graph search (approximate(), unfiltered).
+        const hits = await thread.search(query.vector, k, overFetch(k));
         // Used only when the store did not change (or close) while the thread searched, and the graph gave k rows.
         if (epoch === this.epoch && hits.length === k) return this.scoredIds(hits);
       } catch (err) {
@@ -419,7 +419,7 @@ export class MemoryStore implements VectorStoreAdapter {
     const ann = this.ann;
     const rows = this.rows.size;
     if (ann === undefined || !ann.active(rows) || allowedRows < k) return undefined;
-    const wanted = Math.max(2 * k, k + 10);
+    const wanted = overFetch(k);
     const candidates = accept === undefined ? wanted : Math.ceil((wanted * rows) / allowedRows);
     if (accept !== undefined && (allowedRows < ann.config.threshold || candidates > rows / 4)) return undefined;
     const hits = ann.search(scorer, vector, k, candidates, accept);
@@ -541,4 +541,9 @@ export class MemoryStore implements VectorStoreAdapter {
   }
 
   private readonly error = storeErrorBuilder(ADAPTER);
+}
+
+/** Graph candidates an unfiltered top-`k` search asks for (before `ann.candidates`): 2·k, at least k + 10. */
+function overFetch(k: number): number {
+  return Math.max(2 * k, k + 10);
 }
