@@ -187,7 +187,7 @@ export function createApp(ctx: AppContext): Hono<Env> {
   app.get("/refs/:id", async (c) => {
     setRoute(c, "/refs/:id");
     const id = param(c, "id", schemas.id);
-    const refs = await ctx.gate.read("refs", (tool) => tool.refs(id));
+    const refs = await ctx.gate.readShared("refs", id, (tool) => tool.refs(id));
     if (!refs.sectionId) throw new HttpError(404, "E_NOT_FOUND", `no section "${id}" in the index`);
     return c.json({
       query: id,
@@ -204,7 +204,7 @@ export function createApp(ctx: AppContext): Hono<Env> {
     const paths = await checkIngestPaths(body.paths, ctx.roots);
     if (ctx.gate.lock.writing) throw new HttpError(409, "E_CONFLICT", "another ingest is running; retry when it has finished", { retryable: true });
     const signal = AbortSignal.timeout(ctx.limits.ingestTimeoutMs);
-    const report = await ctx.gate.lock.write(async () => {
+    const report = await ctx.gate.write(async () => {
       try {
         return await ctx.tool.ingest(paths, { force: body.force ?? false, signal });
       } finally {

@@ -1,5 +1,6 @@
 import { HttpError } from "./http-errors.js";
 import { ReadWriteLock } from "./rw-lock.js";
+import { SharedResults } from "./shared-results.js";
 import type { ServedTool } from "./types.js";
 
 /**
@@ -24,6 +25,8 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
  */
 export class ReadGate {
   readonly lock = new ReadWriteLock();
+  /** Results of {@link readShared}, dropped by every {@link write}. */
+  readonly shared = new SharedResults();
 
   constructor(
     readonly tool: ServedTool,
@@ -40,5 +43,27 @@ export class ReadGate {
       this.timeoutMs,
       what,
     );
+  }
+
+  /**
+   * Like {@link read}, but the answer is kept per `key` until the next {@link write}: a repeated request is
+   * answered from it, and requests arriving while it is computed wait for the same work. A request that times
+   * out (503) does not stop the work, whose answer serves the next request.
+   * @throws HttpError 503 E_TIMEOUT as {@link read}.
+   */
+  readShared<T>(what: string, key: string, fn: (tool: ServedTool) => Promise<T> | T): Promise<T> {
+    const work = this.shared.get(`${what}\u0000${key}`, () => this.lock.read(() => fn(this.tool)));
+    return withTimeout(work, this.timeoutMs, what);
+  }
+
+  /** Runs `fn` (an ingest) under the exclusive hold; shared answers are dropped before the hold ends. */
+  write<T>(fn: () => Promise<T> | T): Promise<T> {
+    return this.lock.write(async () => {
+      try {
+        return await fn();
+      } finally {
+        this.shared.clear();
+      }
+    });
   }
 }

@@ -133,6 +133,8 @@ suite(`the search page in Chromium on the GDPR${skip ? ` (skipped: ${skip})` : "
       await expect(page.locator(".prose mark").count()).resolves.toBeGreaterThan(0);
       await expect(page.locator(".pager .prev").textContent()).resolves.toMatch(/Article 16/);
       await expect(page.locator(".pager .next").textContent()).resolves.toMatch(/Article 18/);
+      // The references panel fills in after the section is shown.
+      await page.locator(".refs:not([aria-busy])").waitFor();
       const refs = (await call(`${server.url}/refs/${encodeURIComponent("Article 17")}`)).body;
       await expect(page.locator(".refs .incoming li").count()).resolves.toBe(new Set(refs.incoming.map((x: { from_section_id: string; text: string }) => `${x.from_section_id} ${x.text}`)).size);
       await page.screenshot({ path: join(SHOTS, "2-section.png") });

@@ -84,6 +84,13 @@ function references(refs: Refs | undefined): HTMLElement | null {
   );
 }
 
+/** A "Loading references…" panel (`aria-busy`) replaced by the references once `refs` settles. */
+function pendingReferences(refs: Promise<Refs | undefined>): HTMLElement {
+  const panel = h("aside", { class: "refs", "aria-label": "References", "aria-busy": "true" }, h("p", { class: "muted" }, "Loading references…"));
+  void refs.then((r) => panel.replaceWith(references(r) ?? h("aside", { class: "refs", "aria-label": "References" }, h("p", { class: "muted" }, "The references of this section cannot be loaded right now."))));
+  return panel;
+}
+
 /**
  * Shows section `id` (a section id, alias or unit id such as "Article 6(1)(a)") in `main`, with the words of
  * `query` marked and, when `at` names one of its chunks after the first, opened at that chunk.
@@ -98,11 +105,10 @@ export async function renderSection(main: HTMLElement, id: string, query: string
     return;
   }
   const first = chunks[0];
-  const [outline, refs, defs] = await Promise.all([
-    api.outline(first.source_path).catch(() => undefined),
-    api.refs(first.section_id).catch(() => undefined),
-    api.definitions().catch(() => []),
-  ]);
+  // The citing sections can take long on a large index (the server caches them once computed): the section
+  // is shown without waiting for them, and its references panel fills in when they arrive.
+  const refs = api.refs(first.section_id).catch(() => undefined);
+  const [outline, defs] = await Promise.all([api.outline(first.source_path).catch(() => undefined), api.definitions().catch(() => [])]);
   const matcher = termMatcher(defs);
   const seen = new Set<string>();
   const terms = queryTerms(query);
@@ -138,7 +144,7 @@ export async function renderSection(main: HTMLElement, id: string, query: string
       h("span", { class: "doc" }, first.source_path.split(/[\\/]/).pop() ?? first.source_path),
     ),
     h("div", { class: "prose" }, rendered),
-    references(refs),
+    pendingReferences(refs),
     outline ? neighbours(outline, first.section_id) : null,
   );
   const layout = h(
