@@ -29,7 +29,7 @@ import { Catalog, citationKey, type CatalogEntry } from "./catalog.js";
 import { CodeTitleScope } from "./code-title-scope.js";
 import type { IngestContext } from "./ingest-pipeline.js";
 import type { IngestProgress, IngestReport } from "./ingest-types.js";
-import { acquireIndexLock } from "./index-lock.js";
+import { acquireIndexLock, tryIndexLock } from "./index-lock.js";
 import { describeStoreInfo, storeOpenInfo, type OpenInfo } from "./open-info.js";
 import { readDerivedState, removeDerivedState, writeDerivedState, type LoadedDerivedState } from "./derived-state.js";
 import { DERIVED_DELTA_FILE_NAME, readDerivedDelta, removeDerivedDelta, writeDerivedDelta, type DerivedDelta } from "./derived-delta.js";
@@ -171,7 +171,11 @@ export class HierarchicalDocumentTool {
       // One streaming pass over the store: only the catalog, exact index and definitions keep anything.
       tool.catalog.load([]);
       await tool.rebuildDerived(tool.store.scan());
-      if (stamp !== null) await tool.saveDerived(stamp);
+      const unsaved = stamp === null ? null : await tool.openWrite(() => tool.saveDerived(stamp));
+      if (unsaved) {
+        tool.openInfo.reason = `${reason}; not saved: ${unsaved}`;
+        tool.warn(`the derived state was scanned but not saved: ${unsaved}`);
+      }
     } else {
       tool.openInfo = { derived: "loaded", ...(tool.loadedDelta ? { delta: tool.loadedDelta } : {}), ...(storeInfo ? { store: storeInfo } : {}) };
       const d = tool.loadedDelta;
@@ -677,6 +681,27 @@ export class HierarchicalDocumentTool {
     return `${this.config.keyword_index.variant}:${this.catalog.fingerprint()}`;
   }
 
+  /**
+   * Runs a write an open makes in passing (a scanned derived state, a rebuilt or converted keyword index) under
+   * the index lock ingest takes; returns null when written, else why not (the E_INDEX_LOCKED message when a
+   * live process holds the lock, or why the lock could not be taken): the open then serves what it built.
+   */
+  private async openWrite(write: () => Promise<unknown>): Promise<string | null> {
+    let lock: Awaited<ReturnType<typeof tryIndexLock>>;
+    try {
+      lock = await tryIndexLock(this.indexDir);
+    } catch (err) {
+      return `the index lock could not be taken (${(err as Error).message})`;
+    }
+    if (lock instanceof HierdocError) return lock.message;
+    try {
+      await write();
+      return null;
+    } finally {
+      await lock.release();
+    }
+  }
+
   /** Reloads the persisted keyword index, or rebuilds it from a second pass over the store when stale; says which and why. */
   private async loadOrRebuildKeyword(): Promise<NonNullable<OpenInfo["keyword"]>> {
     const dir = join(this.indexDir, "keyword");
@@ -694,11 +719,11 @@ export class HierarchicalDocumentTool {
       if (!loaded.outdatedFormat) return { state: "loaded" };
       // A file of an older layout is converted on every load: rewrite it once in the current format.
       const why = `format ${loaded.loadedFormat} converted on load`;
-      const saved = await loaded.save(dir, { fingerprint }).then(
-        () => true,
-        (err: Error) => (this.warn(`could not rewrite ${dir} in the current format (${err.message})`), false),
+      const saved = await this.openWrite(() => loaded.save(dir, { fingerprint })).then(
+        (unsaved) => (unsaved ? (this.warn(`${dir} not rewritten in the current format: ${unsaved}`), `${why}, not rewritten: ${unsaved}`) : null),
+        (err: Error) => (this.warn(`could not rewrite ${dir} in the current format (${err.message})`), `${why}, could not be rewritten`),
       );
-      return { state: "converted", reason: saved ? `${why}, rewritten in the current format` : `${why}, could not be rewritten` };
+      return { state: "converted", reason: saved ?? `${why}, rewritten in the current format` };
     }
     if (loaded) {
       reason = `stale (saved for ${loaded.fingerprint ?? "no fingerprint"}, the catalog is ${fingerprint})`;
@@ -709,8 +734,9 @@ export class HierarchicalDocumentTool {
     for await (const r of this.store.scan()) docs.push({ id: r.id, text: r.indexedText, sourcePath: r.sourcePath });
     await index.upsert(docs);
     this.keyword = index;
-    if (docs.length > 0) await index.save(dir, { fingerprint });
-    return { state: "rebuilt", reason };
+    const unsaved = docs.length > 0 ? await this.openWrite(() => index.save(dir, { fingerprint })) : null;
+    if (unsaved) this.warn(`the keyword index was rebuilt but not saved: ${unsaved}`);
+    return { state: "rebuilt", reason: unsaved ? `${reason}; not saved: ${unsaved}` : reason };
   }
 }
 

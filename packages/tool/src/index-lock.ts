@@ -1,6 +1,6 @@
 import { open, readFile, rm, mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { HierdocError, processAlive } from "@hierdoc/core";
+import { HierdocError, isHierdocError, processAlive } from "@hierdoc/core";
 
 /** An exclusive write lock on an index folder; stale locks of dead processes are taken over. */
 export interface IndexLock {
@@ -35,3 +35,24 @@ export async function acquireIndexLock(indexDir: string): Promise<IndexLock> {
   throw new HierdocError("E_INDEX_LOCKED", `could not lock ${indexDir}`, { retryable: true, details: { file: path } });
 }
 
+
+/**
+ * Takes the write lock of `indexDir` for a write a reader makes in passing (an open saving what it rebuilt or
+ * converted), as {@link acquireIndexLock} does (a stale lock of a dead process is taken over), but returns the
+ * E_INDEX_LOCKED error instead of throwing it when a live process holds the lock, this process included
+ * (an ingest of another tool over the same folder).
+ * @throws what {@link acquireIndexLock} throws besides E_INDEX_LOCKED (the folder cannot be written).
+ */
+export async function tryIndexLock(indexDir: string): Promise<IndexLock | HierdocError> {
+  const path = join(indexDir, "lock");
+  const owner = Number((await readFile(path, "utf8").catch(() => "")).trim());
+  if (owner === process.pid) {
+    return new HierdocError("E_INDEX_LOCKED", `${indexDir} is being written by this process (${owner}); wait for it to finish`, { retryable: true, details: { file: path } });
+  }
+  try {
+    return await acquireIndexLock(indexDir);
+  } catch (err) {
+    if (isHierdocError(err, "E_INDEX_LOCKED")) return err;
+    throw err;
+  }
+}

@@ -20,7 +20,7 @@ export { summarizeSkipped, describeSkipped, type SkippedSummary } from "./skippe
 export { looksLikeText, isTextFile } from "./text-sniff.js";
 export { Catalog, citationKey, citedKeysOf, type CatalogEntry, type FileState } from "./catalog.js";
 export { TitlePhraseIndex, TITLE_PHRASE_SCORE } from "./title-phrase.js";
-export { acquireIndexLock, type IndexLock } from "./index-lock.js";
+export { acquireIndexLock, tryIndexLock, type IndexLock } from "./index-lock.js";
 export { isUnitOf, type IncomingReference } from "./incoming-reference.js";
 export { chainMatches, groupSections, shortTitle, splitQualifiedId, type SectionMatch } from "./section-lookup.js";
 export { buildResults, type RoutedHit } from "./search-results.js";
