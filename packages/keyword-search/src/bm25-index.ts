@@ -8,6 +8,7 @@ import { type QueryTerm, type ScoringContext, scoreTerms } from "./bm25-scoring.
 import { BlockMaxScorer } from "./bm25-block-max.js";
 import { BM25_FORMAT_VERSION } from "./bm25-file.js";
 import { TopK } from "./top-k.js";
+import { checkAnalyzedBatch, type AnalyzedBatch, type AnalyzedUpserts } from "./analyzed-batch.js";
 
 /**
  * `okapi`: Python rank_bm25 BM25Okapi (IDF ln((N−n+0.5)/(n+0.5)), negative IDFs replaced by
@@ -51,7 +52,7 @@ const NO_POSTINGS: Postings = { docs: new Uint32Array(0), tfs: new Uint32Array(0
  * are copied out of the segment once), merged into a new segment by {@link save} and by compaction.
  * Not safe for concurrent mutation during a search (single-threaded use, as in Node).
  */
-export class Bm25Index implements KeywordIndex {
+export class Bm25Index implements KeywordIndex, AnalyzedUpserts {
   readonly id: string;
   readonly variant: Bm25Variant;
   readonly k1: number;
@@ -149,6 +150,33 @@ export class Bm25Index implements KeywordIndex {
         this.tfScratch[seen[i]] = 0;
       }
       this.addSlot(doc.id, doc.sourcePath, length, ts, fs);
+    }
+    this.okapiIdf = null;
+    this.maybeCompact();
+  }
+
+  /** Adds or replaces documents analysed elsewhere (`analyzeBatch` with this index's analyzer), exactly as {@link upsert} of their texts. */
+  async upsertAnalyzed(docs: ReadonlyArray<{ id: string; sourcePath: string }>, batch: AnalyzedBatch): Promise<void> {
+    this.upsertAnalyzedSync(docs, batch);
+  }
+
+  /**
+   * Synchronous {@link upsertAnalyzed}. New terms get their ids in the batch's order of first appearance, which is
+   * the order {@link upsertSync} meets them in, so the index (and `bm25.bin`) is the same byte for byte.
+   * @throws HierdocError E_INVALID_ARGUMENT when the batch was made by another analyzer or counts other documents.
+   */
+  upsertAnalyzedSync(docs: ReadonlyArray<{ id: string; sourcePath: string }>, batch: AnalyzedBatch): void {
+    checkAnalyzedBatch(batch, this.analyzer.id, docs.length);
+    const global = new Uint32Array(batch.terms.length);
+    for (let i = 0; i < batch.terms.length; i++) global[i] = this.termIds.get(batch.terms[i]) ?? this.newTerm(batch.terms[i]);
+    for (let d = 0; d < docs.length; d++) {
+      const old = this.slotOf().get(docs[d].id);
+      if (old !== undefined) this.removeSlot(old);
+      const a = batch.docStart[d];
+      const b = batch.docStart[d + 1];
+      const ts = new Uint32Array(b - a);
+      for (let i = 0; i < ts.length; i++) ts[i] = global[batch.docTerms[a + i]];
+      this.addSlot(docs[d].id, docs[d].sourcePath, batch.lengths[d], ts, batch.docTfs.slice(a, b));
     }
     this.okapiIdf = null;
     this.maybeCompact();

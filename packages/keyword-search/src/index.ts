@@ -1,4 +1,5 @@
 export { type Analyzer, type AnalyzedText, type AnalyzerOptions, StandardAnalyzer, RankBm25Analyzer, createAnalyzer } from "./analyzer.js";
+export { type AnalyzedBatch, type AnalyzedUpserts, acceptsAnalyzed, analyzeBatch, analyzedBuffers } from "./analyzed-batch.js";
 export { ENGLISH_STOP_WORDS } from "./stop-words.js";
 export { Bm25Index, BM25_FILE_NAME, type Bm25Options, type Bm25SaveOptions, type Bm25Variant } from "./bm25-index.js";
 export { writeFileAtomic } from "./atomic-write.js";

@@ -1,8 +1,9 @@
 // Entry of an ingest worker thread: prepares the files the pool sends, one at a time (convert, parse, definitions,
-// and the contexts and vectors when the pool sent their components' recipes).
+// and the contexts, vectors and keyword terms when the pool sent their components' recipes).
 import { readFileSync } from "node:fs";
 import { getHeapStatistics } from "node:v8";
 import { parentPort, workerData } from "node:worker_threads";
+import { analyzedBuffers } from "@hierdoc/keyword-search";
 import type { FileStageProgress } from "./file-stages.js";
 import type { PrepareOptions, prepareFile as PrepareFile } from "./prepare-file.js";
 import type { FileStages, WorkerComponents } from "./worker-stages.js";
@@ -76,6 +77,7 @@ if (stages) {
       const onProgress = (progress: FileStageProgress) => parentPort!.postMessage({ id: task.id, progress } satisfies WorkerReply);
       const value = await prepareFile(task.path, task.bytes, task.options, stages, onProgress);
       if (value.vectors && value.vectors.buffer instanceof ArrayBuffer) transfer.push(value.vectors.buffer);
+      if (value.analyzed) transfer.push(...analyzedBuffers(value.analyzed));
       reply = { id: task.id, ok: true, value };
     } catch (err) {
       reply = { id: task.id, ok: false, error: plainError(err) };

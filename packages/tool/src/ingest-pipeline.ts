@@ -12,7 +12,7 @@ import {
   type VectorStoreAdapter,
 } from "@hierdoc/core";
 import { SUPPORTED_EXTENSIONS } from "@hierdoc/convert";
-import type { ExactIndex } from "@hierdoc/keyword-search";
+import { acceptsAnalyzed, type AnalyzedBatch, type ExactIndex } from "@hierdoc/keyword-search";
 import type { Catalog } from "./catalog.js";
 import type { IngestProgress, IngestReport } from "./ingest-types.js";
 import type { PreparedFile } from "./prepare-file.js";
@@ -153,7 +153,7 @@ export async function runIngest(sources: string[], ctx: IngestContext): Promise<
         const records = await buildRecords(prepared, file.fileHash, ctx, time, (stage, within) => progress(path, stage, within));
         if (records.failures > 0) report.contextFailures += records.failures;
         progress(path, "store");
-        await time("store", () => replaceFile(path, records.records, records.vectors, ctx, report));
+        await time("store", () => replaceFile(path, records, ctx, report));
         const tokens = records.records.reduce((s, r) => s + r.tokens, 0);
         report.tokens += tokens;
         report.bytes += file.size;
@@ -185,7 +185,7 @@ export async function runIngest(sources: string[], ctx: IngestContext): Promise<
       maxChunkTokens: ctx.config.chunking.max_chunk_tokens,
       targetChunkTokens: ctx.config.chunking.target_chunk_tokens,
     },
-    workerComponents(ctx.embedder, ctx.contextGenerator),
+    workerComponents(ctx.embedder, ctx.contextGenerator, ctx.keyword),
   );
   try {
     await ingestFiles();
@@ -213,6 +213,8 @@ interface BuiltRecords {
   records: ChunkRecord[];
   vectors: Float32Array[];
   failures: number;
+  /** The records' indexed texts analysed for the keyword index by the worker (see `PreparedFile.analyzed`). */
+  analyzed?: AnalyzedBatch;
 }
 
 async function buildRecords(
@@ -265,7 +267,7 @@ async function buildRecords(
   if (flat.length !== records.length * dims) {
     throw new HierdocError("E_DIMENSION_MISMATCH", `${doc.sourcePath}: ${flat.length / Math.max(1, records.length)} dimensions per vector, expected ${dims}`, { details: { file: doc.sourcePath } });
   }
-  return { records, vectors: vectorViews(flat, dims), failures };
+  return { records, vectors: vectorViews(flat, dims), failures, analyzed: prepared.analyzed };
 }
 
 /**
@@ -294,13 +296,8 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
   return out;
 }
 
-async function replaceFile(
-  sourcePath: string,
-  records: ChunkRecord[],
-  vectors: Float32Array[],
-  ctx: IngestContext,
-  report: IngestReport,
-): Promise<void> {
+async function replaceFile(sourcePath: string, built: BuiltRecords, ctx: IngestContext, report: IngestReport): Promise<void> {
+  const { records, vectors, analyzed } = built;
   const oldIds = ctx.catalog.idsOf(sourcePath);
   const newIds = new Set(records.map((r) => r.id));
   const stale = oldIds.filter((id) => !newIds.has(id));
@@ -308,7 +305,10 @@ async function replaceFile(
   // file's previous version and the next ingest processes the file again. A store that fails after it
   // leaves extra keyword entries whose ids resolve to the old records, which results drop or show as before.
   await ctx.keyword.remove(stale);
-  await ctx.keyword.upsert(records.map((r) => ({ id: r.id, text: r.indexedText, sourcePath: r.sourcePath })));
+  // Analysed by the worker when the index accepts it (the same index as analysing the texts here, byte for byte).
+  const keyword = ctx.keyword;
+  if (analyzed && acceptsAnalyzed(keyword)) await keyword.upsertAnalyzed(records.map((r) => ({ id: r.id, sourcePath: r.sourcePath })), analyzed);
+  else await keyword.upsert(records.map((r) => ({ id: r.id, text: r.indexedText, sourcePath: r.sourcePath })));
   if (stale.length > 0) {
     await ctx.store.deleteByIds(stale);
     report.chunksDeleted += stale.length;

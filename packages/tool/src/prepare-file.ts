@@ -1,6 +1,7 @@
 import type { Chunk, ConvertedDocument, ConverterLimitsConfig, Section } from "@hierdoc/core";
 import { parseDocument } from "@hierdoc/chunker";
 import { convertFile, createConverters } from "@hierdoc/convert";
+import { analyzeBatch, type AnalyzedBatch } from "@hierdoc/keyword-search";
 import { extractCrossReferences, extractDefinitions, type ExtractedDefinition, type LocatedCrossReference } from "@hierdoc/definitions";
 import { embedTexts, indexedTextOf, writeContexts, type FileContexts, type FileStageProgress } from "./file-stages.js";
 import type { FileStages } from "./worker-stages.js";
@@ -26,6 +27,11 @@ export interface PreparedFile {
    * at `i × dimensions`, whose buffer is transferred, not copied.
    */
   vectors?: Float32Array;
+  /**
+   * The chunks' indexed texts analysed for the keyword index when the worker was given its analyzer (buffers
+   * transferred): the ingesting thread adds them with `upsertAnalyzed` instead of analysing the texts again.
+   */
+  analyzed?: AnalyzedBatch;
   /** Milliseconds spent in each step (convert, parse, definitions; context and embed when done here). */
   timingsMs: Record<string, number>;
 }
@@ -35,7 +41,7 @@ const MB = 1024 * 1024;
 /**
  * Converts one file with the built-in converters under the configured limits (file size, PDF pages, zip
  * inflation, XML entities), then parses it and extracts definitions and cross-references; with `stages`, also writes
- * the chunks' contexts and embeds them (what a file needs of no other file). Runs in an ingest worker, or in the
+ * the chunks' contexts, embeds them and analyses them for the keyword index (what a file needs of no other file). Runs in an ingest worker, or in the
  * calling thread when the ingest has no workers.
  * @throws HierdocError naming the file (see `convertFile`), or from the chunker, the context writer or the embedder.
  */
@@ -70,11 +76,16 @@ export async function prepareFile(
     prepared.contexts = await writeContexts(stages.context, document, parsed.chunks, { onProgress });
     timingsMs.context = performance.now() - t;
   }
+  const texts = stages.embedder || stages.analyzer ? parsed.chunks.map((chunk, i) => indexedTextOf(prepared.contexts?.texts[i] ?? "", chunk.content)) : [];
   if (stages.embedder) {
     t = performance.now();
-    const texts = parsed.chunks.map((chunk, i) => indexedTextOf(prepared.contexts?.texts[i] ?? "", chunk.content));
     prepared.vectors = await embedTexts(stages.embedder, texts, { onProgress });
     timingsMs.embed = performance.now() - t;
+  }
+  if (stages.analyzer) {
+    t = performance.now();
+    prepared.analyzed = analyzeBatch(stages.analyzer, texts);
+    timingsMs.analyze = performance.now() - t;
   }
   return prepared;
 }

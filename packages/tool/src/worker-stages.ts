@@ -1,4 +1,5 @@
-import { HierdocError, type ContextGenerator, type Embedder, type WorkerRecipe } from "@hierdoc/core";
+import { HierdocError, type ContextGenerator, type Embedder, type KeywordIndex, type WorkerRecipe } from "@hierdoc/core";
+import { acceptsAnalyzed, createAnalyzer, type Analyzer, type AnalyzerOptions } from "@hierdoc/keyword-search";
 
 /**
  * The per-file stages an ingest worker runs after parsing, as plain data sent when it starts: each is the
@@ -7,27 +8,36 @@ import { HierdocError, type ContextGenerator, type Embedder, type WorkerRecipe }
 export interface WorkerComponents {
   context?: { recipe: WorkerRecipe; id: string };
   embedder?: { recipe: WorkerRecipe; id: string; dimensions: number };
+  /** The keyword index's analyzer, when the index accepts pre-analysed documents (`acceptsAnalyzed`). */
+  keyword?: { analyzer: AnalyzerOptions; id: string };
 }
 
 /** The components a worker built from its {@link WorkerComponents}. */
 export interface FileStages {
   context?: ContextGenerator;
   embedder?: Embedder;
+  /** Analyses the chunks' indexed texts for the keyword index (`analyzeBatch`). */
+  analyzer?: Analyzer;
 }
 
 /**
- * Which of the ingest's context writer and embedder run in the workers: each one that declares a `workerRecipe`
+ * Which of the ingest's context writer, embedder and keyword analysis run in the workers: each one that declares a `workerRecipe`
  * (a capability of the component, e.g. the offline GloVe embedder and the structural context without terms), except
  * that the embedder needs the contexts where it runs (embedded text = context + content), so an embedder runs in the
  * workers only when the contexts do too or there are none. API embedders and LLM writers declare no recipe and stay
- * in the ingesting thread (batching, rate limits, the context cache).
+ * in the ingesting thread (batching, rate limits, the context cache). The keyword index's analysis runs there when
+ * the index accepts pre-analysed documents (`acceptsAnalyzed`: the in-memory BM25) and the indexed texts are known there.
  */
-export function workerComponents(embedder: Embedder, generator: ContextGenerator | undefined): WorkerComponents {
+export function workerComponents(embedder: Embedder, generator: ContextGenerator | undefined, keyword?: KeywordIndex): WorkerComponents {
   const context = generator?.workerRecipe ? { recipe: generator.workerRecipe, id: generator.id } : undefined;
-  const embedInWorker = embedder.workerRecipe && (generator === undefined || context !== undefined);
+  // The indexed text (context + content) is known in the workers only when the contexts are written there too.
+  const textsInWorker = generator === undefined || context !== undefined;
+  const embedInWorker = embedder.workerRecipe && textsInWorker;
+  const analyzeInWorker = keyword !== undefined && acceptsAnalyzed(keyword) && textsInWorker;
   return {
     ...(context ? { context } : {}),
     ...(embedInWorker ? { embedder: { recipe: embedder.workerRecipe!, id: embedder.id, dimensions: embedder.dimensions } } : {}),
+    ...(analyzeInWorker ? { keyword: { analyzer: keyword.analyzerOptions, id: keyword.analyzer.id } } : {}),
   };
 }
 
@@ -49,6 +59,11 @@ export async function buildFileStages(components: WorkerComponents | undefined):
     const embedder = await fromRecipe<Embedder>(components.embedder.recipe);
     if (embedder.id !== id || embedder.dimensions !== dimensions) throw mismatch("embedder", `${embedder.id} (${embedder.dimensions} dimensions)`, `${id} (${dimensions} dimensions)`);
     stages.embedder = embedder;
+  }
+  if (components?.keyword) {
+    const analyzer = createAnalyzer(components.keyword.analyzer);
+    if (analyzer.id !== components.keyword.id) throw mismatch("keyword analyzer", analyzer.id, components.keyword.id);
+    stages.analyzer = analyzer;
   }
   return stages;
 }

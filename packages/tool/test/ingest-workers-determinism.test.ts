@@ -3,6 +3,7 @@ import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ToolConfigSchema, type ChunkRecord } from "@hierdoc/core";
 import { HashEmbedder } from "@hierdoc/embeddings";
+import { BM25_FILE_NAME } from "@hierdoc/keyword-search";
 import { MemoryStore } from "@hierdoc/store-adapters-memory";
 import { HierarchicalDocumentTool, type IngestReport } from "@hierdoc/tool";
 import { workspace } from "./helpers.js";
@@ -25,6 +26,8 @@ interface Ingested {
   /** The stored vectors' bytes, in record order. */
   vectors: string[];
   files: Record<string, Buffer>;
+  /** The saved keyword index (bm25.bin). */
+  bm25: Buffer;
   report: IngestReport;
   embeddedHere: number;
 }
@@ -45,14 +48,15 @@ async function ingestWith(workers: number, contextual = true): Promise<Ingested>
     const vectors = withVectors.map((r) => Buffer.from(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength).toString("base64"));
     const storeDir = join(index, "store");
     const files = Object.fromEntries(readdirSync(storeDir).sort().map((f) => [f, readFileSync(join(storeDir, f))]));
-    return { records, vectors, files, report, embeddedHere: embedder.embeddedHere };
+    const bm25 = readFileSync(join(index, "keyword", BM25_FILE_NAME));
+    return { records, vectors, files, bm25, report, embeddedHere: embedder.embeddedHere };
   } finally {
     await tool.close();
   }
 }
 
 describe("ingest stores the same records in the same order whatever the number of workers", () => {
-  it("1 and 4 workers over a folder of 9 files give identical records, ids, order and store files", async () => {
+  it("1 and 4 workers over a folder of 9 files give identical records, ids, order, store files and bm25.bin", async () => {
     // The sample corpus plus files with definitions and cross-references, of very different sizes, so workers
     // finish out of order.
     for (let i = 0; i < 6; i++) {
@@ -81,12 +85,18 @@ describe("ingest stores the same records in the same order whatever the number o
     expect([one.embeddedHere, four.embeddedHere]).toEqual([0, 0]);
     expect(four.report.timingsMs.embed).toBeGreaterThan(0);
     expect(four.report.timingsMs.context).toBeGreaterThan(0);
+    // The workers analysed the indexed texts for BM25 (this thread only added the terms): the same keyword index.
+    expect(four.report.timingsMs.analyze).toBeGreaterThan(0);
+    expect(four.bm25.equals(one.bm25)).toBe(true);
     // Records and vectors bit for bit as this thread's path (workers: 0) writes them.
     const here = await ingestWith(0);
     expect(here.embeddedHere).toBe(one.records.length);
     expect(here.records).toEqual(one.records);
     expect(one.records.every((r) => r.context !== "" && r.indexedText.startsWith(r.context))).toBe(true);
     expect(here.vectors).toEqual(one.vectors);
+    expect(here.report.timingsMs.analyze).toBeUndefined();
+    expect(one.bm25.length).toBeGreaterThan(1000);
+    expect(one.bm25.equals(here.bm25)).toBe(true);
     expect(four.vectors).toEqual(one.vectors);
     expect(new Set(one.vectors).size).toBeGreaterThan(one.records.length / 2);
   }, 180_000);
@@ -98,5 +108,7 @@ describe("ingest stores the same records in the same order whatever the number o
     expect(here.records.every((r) => r.context === "" && r.indexedText === r.content)).toBe(true);
     expect(two.records).toEqual(here.records);
     expect(two.vectors).toEqual(here.vectors);
+    expect(two.report.timingsMs.analyze).toBeGreaterThan(0);
+    expect(two.bm25.equals(here.bm25)).toBe(true);
   }, 120_000);
 });
