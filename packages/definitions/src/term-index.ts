@@ -1,6 +1,6 @@
 import type { DefinitionEntry } from "@hierdoc/core";
 import { HierdocError } from "@hierdoc/core";
-import { normalizeTerm, singularKey, wordKeys, wordTokens, type WordToken } from "./normalize.js";
+import { normalizeTerm, singularKey, wordKey, wordTokens, type WordToken } from "./normalize.js";
 
 interface TrieNode {
   children: Map<string, TrieNode>;
@@ -68,6 +68,61 @@ function caseMatches(info: TermInfo, raws: readonly string[], from: number): boo
 /** Texts whose matches {@link TermIndex.termsUsedIn} remembers (a few MB of chunk text). */
 const MEMO_LIMIT = 4096;
 
+/** The matcher's word class `[\p{L}\p{N}]` (see `WORD` in normalize.ts), for one code point. */
+const WORD_CHAR = /^[\p{L}\p{N}]$/u;
+/** {@link WORD_CHAR} per BMP code point, learnt on first sight: 0 unknown, 1 word, 2 not. */
+const bmpWordChar = new Uint8Array(65_536);
+
+/** Whether code point `cp` is a letter or a digit (ASCII decided inline, others once per code point). */
+function isWordChar(cp: number): boolean {
+  if (cp < 128) return (cp >= 97 && cp <= 122) || (cp >= 65 && cp <= 90) || (cp >= 48 && cp <= 57);
+  if (cp > 0xffff) return WORD_CHAR.test(String.fromCodePoint(cp));
+  let c = bmpWordChar[cp];
+  if (c === 0) bmpWordChar[cp] = c = WORD_CHAR.test(String.fromCharCode(cp)) ? 1 : 2;
+  return c === 1;
+}
+
+/** Whether char code `c` joins two runs of letters into one word (`-`, `_`, `'`, `’`). */
+function isJoiner(c: number): boolean {
+  return c === 45 || c === 95 || c === 39 || c === 0x2019;
+}
+
+/**
+ * The words of `text` as written (`raws`) and as matching keys (`keys`), the same words as `wordKeys` of
+ * normalize.ts finds with `/[\p{L}\p{N}]+(?:[-_'’][\p{L}\p{N}]+)*\/gu`, scanned by char code instead of
+ * a regular expression (no match object per word). Fills the arrays from index 0; returns the word count.
+ */
+export function scanWords(text: string, raws: string[], keys: string[]): number {
+  const n = text.length;
+  let count = 0;
+  let p = 0;
+  while (p < n) {
+    let cp = text.codePointAt(p) as number;
+    if (!isWordChar(cp)) {
+      p += cp > 0xffff ? 2 : 1;
+      continue;
+    }
+    const start = p;
+    p += cp > 0xffff ? 2 : 1;
+    for (;;) {
+      while (p < n) {
+        cp = text.codePointAt(p) as number;
+        if (!isWordChar(cp)) break;
+        p += cp > 0xffff ? 2 : 1;
+      }
+      if (p + 1 >= n || !isJoiner(text.charCodeAt(p))) break;
+      const next = text.codePointAt(p + 1) as number;
+      if (!isWordChar(next)) break;
+      p += next > 0xffff ? 3 : 2;
+    }
+    const raw = text.slice(start, p);
+    raws[count] = raw;
+    keys[count] = wordKey(raw);
+    count++;
+  }
+  return count;
+}
+
 /**
  * Defined-term lookup and matching for one corpus. `termsUsedIn` compiles every term into one word trie
  * (plural-aware, word-boundary, longest match first) so a text is scanned once whatever the number of terms.
@@ -81,6 +136,14 @@ export class TermIndex {
   /** Matches of recent texts (search results and rerank candidates recur across queries); cleared on change. */
   private readonly memo = new Map<string, Map<string, DefinitionEntry[]>>();
   private memoSize = 0;
+  /**
+   * The terms (in order of first use) of recent texts whatever their source: the same text in another
+   * source (a copy, boilerplate) is scanned once. Cleared on change.
+   */
+  private readonly textMemo = new Map<string, TermInfo[]>();
+  /** Scratch word lists of {@link scanWords} (grown, never shrunk: no arrays per text). */
+  private readonly raws: string[] = [];
+  private readonly keys: string[] = [];
 
   /** Builds the index from definitions (e.g. those stored on chunk records). */
   constructor(entries: readonly DefinitionEntry[] = []) {
@@ -189,15 +252,31 @@ export class TermIndex {
   }
 
   private match(root: TrieNode, text: string, sourcePath: string | undefined): DefinitionEntry[] {
-    const { raws, keys } = wordKeys(text);
-    const seen = new Set<string>();
+    let used = this.textMemo.get(text);
+    if (used === undefined) {
+      used = this.scan(root, text);
+      if (this.textMemo.size >= MEMO_LIMIT) this.textMemo.clear();
+      this.textMemo.set(text, used);
+    }
     const out: DefinitionEntry[] = [];
+    for (const info of used) {
+      const own = sourcePath ? info.entries.filter((e) => e.sourcePath === sourcePath) : [];
+      for (const e of own.length > 0 ? own : info.entries) out.push(e);
+    }
+    return out;
+  }
+
+  /** The terms `text` uses, in order of first use, each once (longest match first at each word). */
+  private scan(root: TrieNode, text: string): TermInfo[] {
+    const { raws, keys } = this;
+    const count = scanWords(text, raws, keys);
+    const out: TermInfo[] = [];
     let i = 0;
-    while (i < keys.length) {
+    while (i < count) {
       let node: TrieNode | undefined = root;
       let best: TermInfo | null = null;
       let bestNext = 0;
-      for (let j = i; j < keys.length && node; j++) {
+      for (let j = i; j < count && node; j++) {
         node = node.children.get(keys[j]);
         if (!node) break;
         for (const key of node.terms) {
@@ -210,11 +289,7 @@ export class TermIndex {
         }
       }
       if (best) {
-        if (!seen.has(best.key)) {
-          seen.add(best.key);
-          const own = sourcePath ? best.entries.filter((e) => e.sourcePath === sourcePath) : [];
-          out.push(...(own.length > 0 ? own : best.entries));
-        }
+        if (!out.includes(best)) out.push(best);
         i = bestNext;
       } else i++;
     }
@@ -243,6 +318,7 @@ export class TermIndex {
     this.dirty = false;
     this.memo.clear();
     this.memoSize = 0;
+    this.textMemo.clear();
     return root;
   }
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "@jest/globals";
 import type { DefinitionEntry } from "@hierdoc/core";
+import { readFileSync } from "node:fs";
 import { TermIndex, normalizeTerm, wordKey, wordKeys, wordTokens } from "@hierdoc/definitions";
+import { scanWords } from "../src/term-index.js";
 
 function entry(term: string, sourcePath = "a.md", section = "Article 4"): DefinitionEntry {
   return {
@@ -112,5 +114,71 @@ describe("TermIndex with a term defined in thousands of sources", () => {
     expect(ids).toHaveLength(5000);
     expect(new Set(ids).size).toBe(5000);
     expect(ids[ids.length - 1]).toBe("title7.md#agency");
+  });
+});
+
+describe("scanWords", () => {
+  const scanned = (text: string): { raws: string[]; keys: string[] } => {
+    const raws: string[] = ["stale"];
+    const keys: string[] = ["stale"];
+    const n = scanWords(text, raws, keys);
+    return { raws: raws.slice(0, n), keys: keys.slice(0, n) };
+  };
+
+  it("finds the words and keys wordKeys finds, joiners, non-ASCII letters and digits and astral letters included", () => {
+    const texts = [
+      "The Data Controllers’ duties: parties' processes, boxes and Authorised Persons (ADGM) — re-insurance_v2.",
+      "ends with a joiner- and -starts, double--dash, it's, o’clock’, x_ _y, '' ’’ -",
+      "Ünïcödé straße, ΑΒΓ δέλτα, 東京都 ² ½ Ⅻ ٣٤ ๕, 𝐀𝐁c 𝟙2 -𝐀 a-𝐁 \ud800 lone \udc00 surrogates",
+      "",
+      "   ",
+      "a",
+      "x-",
+      "article 4(1)(a)–(c) and § 12.3.4",
+    ];
+    for (const text of texts) expect(scanned(text)).toEqual(wordKeys(text));
+  });
+
+  it("splits every GDPR and ObliQA text as wordKeys does", () => {
+    const gdpr = readFileSync("/work/shared/corpora/gdpr/gdpr_2016_679.md", "utf8");
+    const obliqa = JSON.parse(readFileSync("/work/shared/corpora/obliqa/ObliQA_dev.json", "utf8")) as Array<{ Question: string; Passages: Array<{ Passage: string }> }>;
+    const texts = [...gdpr.split("\n\n"), ...obliqa.flatMap((q) => [q.Question, ...q.Passages.map((p) => p.Passage)])];
+    expect(texts.length).toBeGreaterThan(1000);
+    let words = 0;
+    for (const text of texts) {
+      const got = scanned(text);
+      expect(got).toEqual(wordKeys(text));
+      words += got.raws.length;
+    }
+    expect(words).toBeGreaterThan(100_000);
+  });
+});
+
+describe("TermIndex matches by text, definitions by source", () => {
+  it("gives the same text in two sources each source's own definitions", () => {
+    const idx = new TermIndex([entry("controller", "a.md"), entry("controller", "b.md"), entry("processor", "a.md")]);
+    const text = "the controller and the processor";
+    expect(idx.termsUsedIn(text, "b.md").map((e) => e.id)).toEqual(["b.md#controller", "a.md#processor"]);
+    expect(idx.termsUsedIn(text, "a.md").map((e) => e.id)).toEqual(["a.md#controller", "a.md#processor"]);
+    expect(idx.termsUsedIn(text, "c.md").map((e) => e.id)).toEqual(["a.md#controller", "b.md#controller", "a.md#processor"]);
+    expect(idx.termsUsedIn(text).map((e) => e.id)).toEqual(["a.md#controller", "b.md#controller", "a.md#processor"]);
+  });
+
+  it("forgets a text's matches when definitions are added or removed", () => {
+    const idx = new TermIndex([entry("controller", "a.md")]);
+    const text = "the joint controller and the processor";
+    expect(idx.termsUsedIn(text, "x.md").map((e) => e.term)).toEqual(["controller"]);
+    idx.add(entry("processor", "b.md"), entry("joint controller", "b.md"));
+    expect(idx.termsUsedIn(text, "y.md").map((e) => e.term)).toEqual(["joint controller", "processor"]);
+    idx.removeBySource("b.md");
+    expect(idx.termsUsedIn(text, "z.md").map((e) => e.term)).toEqual(["controller"]);
+    expect(idx.termsUsedIn(text, "x.md").map((e) => e.term)).toEqual(["controller"]);
+  });
+
+  it("returns copies: a caller changing its list does not change later answers", () => {
+    const idx = new TermIndex([entry("controller", "a.md")]);
+    idx.termsUsedIn("the controller", "q.md").length = 0;
+    expect(idx.termsUsedIn("the controller", "q.md").map((e) => e.term)).toEqual(["controller"]);
+    expect(idx.termsUsedIn("the controller", "r.md").map((e) => e.term)).toEqual(["controller"]);
   });
 });
