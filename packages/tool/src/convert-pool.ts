@@ -35,6 +35,7 @@ interface Job {
   id: number;
   path: string;
   bytes: Uint8Array;
+  fileHash?: string;
   resolve: (value: PreparedFile) => void;
   reject: (err: HierdocError) => void;
   onProgress?: (progress: FileStageProgress) => void;
@@ -97,15 +98,16 @@ export class ConvertPool {
   }
 
   /**
-   * Converts and parses one file in a worker; the bytes' buffer is handed to the worker (not copied).
+   * Converts and parses one file in a worker; the bytes' buffer is handed to the worker (not copied). With
+   * `fileHash` (the file's content hash) and components that assemble records, the file comes back as its records.
    * @throws HierdocError naming the file: what the converter threw, E_TIMEOUT over the time cap,
    *   E_INPUT_TOO_LARGE over the memory cap, E_INTERNAL when the worker died, E_CANCELLED after close.
    */
-  run(path: string, bytes: Uint8Array, onProgress?: (progress: FileStageProgress) => void): Promise<PreparedFile> {
+  run(path: string, bytes: Uint8Array, onProgress?: (progress: FileStageProgress) => void, fileHash?: string): Promise<PreparedFile> {
     if (this.closed) return Promise.reject(new HierdocError("E_CANCELLED", `${path}: the ingest workers were stopped`, { details: { file: path } }));
     if (this.startError) return Promise.reject(startFailed(path, this.startError));
     return new Promise<PreparedFile>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, path, bytes, resolve, reject, onProgress });
+      this.queue.push({ id: this.nextId++, path, bytes, fileHash, resolve, reject, onProgress });
       this.dispatch();
     });
   }
@@ -191,7 +193,7 @@ export class ConvertPool {
     const seconds = this.options.limits.timeout_seconds;
     slot.timer = setTimeout(() => this.fail(slot, "timeout"), seconds * 1000);
     const { size: _size, script: _script, ...options } = this.options;
-    const task: WorkerTask = { id: job.id, path: job.path, bytes: job.bytes, options };
+    const task: WorkerTask = { id: job.id, path: job.path, bytes: job.bytes, options, fileHash: job.fileHash };
     const buffer = job.bytes.buffer;
     const transferable = buffer instanceof ArrayBuffer && job.bytes.byteOffset === 0 && job.bytes.byteLength === buffer.byteLength;
     slot.worker.postMessage(task, transferable ? [buffer] : []);

@@ -14,6 +14,8 @@ export interface WorkerTask {
   path: string;
   bytes: Uint8Array;
   options: PrepareOptions;
+  /** The file's content hash, to assemble its records with (see `FileStages.records`). */
+  fileHash?: string;
 }
 
 /** What the pool hands a worker when it starts (`workerData`). */
@@ -75,7 +77,7 @@ if (stages) {
     const transfer: ArrayBuffer[] = [];
     try {
       const onProgress = (progress: FileStageProgress) => parentPort!.postMessage({ id: task.id, progress } satisfies WorkerReply);
-      const value = await prepareFile(task.path, task.bytes, task.options, stages, onProgress);
+      const value = await prepareFile(task.path, task.bytes, task.options, stages, onProgress, task.fileHash);
       if (value.vectors && value.vectors.buffer instanceof ArrayBuffer) transfer.push(value.vectors.buffer);
       if (value.analyzed) transfer.push(...analyzedBuffers(value.analyzed));
       reply = { id: task.id, ok: true, value };

@@ -27,5 +27,6 @@ export { buildResults, type RoutedHit } from "./search-results.js";
 export type { FileOutcome, FileReport, IngestProgress, IngestReport } from "./ingest-types.js";
 export { writeIndexManifest, MANIFEST, type IndexManifest } from "./index-manifest.js";
 export { ConvertPool, type ConvertPoolOptions } from "./convert-pool.js";
+export { workerComponents, type WorkerComponents } from "./worker-stages.js";
 export { defaultWorkers } from "./read-ahead.js";
 export type { PreparedFile, PrepareOptions } from "./prepare-file.js";

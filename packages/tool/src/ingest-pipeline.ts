@@ -16,7 +16,8 @@ import { acceptsAnalyzed, type AnalyzedBatch, type ExactIndex } from "@hierdoc/k
 import type { Catalog } from "./catalog.js";
 import type { IngestProgress, IngestReport } from "./ingest-types.js";
 import type { PreparedFile } from "./prepare-file.js";
-import { embedTexts, indexedTextOf, vectorViews, writeContexts, type FileContexts } from "./file-stages.js";
+import { embedTexts, vectorViews, writeContexts, type FileContexts } from "./file-stages.js";
+import { assembleRecords } from "./record-assembly.js";
 import { IngestCheckpoint } from "./ingest-checkpoint.js";
 import { createPreparer, defaultWorkers, ReadAhead } from "./read-ahead.js";
 import { expandSources, isUnderRoots, type SourceSelection } from "./source-files.js";
@@ -64,8 +65,7 @@ function recordPreparedStages(timingsMs: Readonly<Record<string, number>>, endMs
   }
 }
 
-/** Prefix of the stored file hash of a file indexed with missing contexts (re-processed next time). */
-export const INCOMPLETE_CONTEXT = "incomplete-context:";
+export { INCOMPLETE_CONTEXT } from "./record-assembly.js";
 
 /**
  * Runs one incremental ingest: expands sources, skips unchanged files, converts, parses, extracts
@@ -225,39 +225,24 @@ async function buildRecords(
   stage: (s: IngestProgress["stage"], within?: { done: number; total: number }) => void,
 ): Promise<BuiltRecords> {
   stage("parse");
-  const { document: doc, definitions, references, chunks } = prepared;
+  const { document: doc, definitions, chunks } = prepared;
   // The definitions of this file must be known before contexts are written here (structural context lists terms;
   // a writer that lists them declares no worker recipe, so its contexts are always written here, after this call).
   ctx.onDefinitions(doc.sourcePath, definitions);
-  const sectionAliases = new Map(prepared.sections.map((s) => [s.sectionId, s.aliases]));
   stage("context");
   const onProgress = (p: { stage: "context" | "embed"; done: number; total: number }) => stage(p.stage, { done: p.done, total: p.total });
-  const contexts: FileContexts =
-    prepared.contexts ??
-    (ctx.contextGenerator && chunks.length > 0
-      ? await time("context", () => writeContexts(ctx.contextGenerator!, doc, chunks, { signal: ctx.signal, onProgress }))
-      : { texts: [], failures: 0 });
-  const failures = contexts.failures;
-  // A file whose contexts did not all come back is stored under a marked hash, so the next ingest
-  // processes it again (its successful contexts come from the generator's cache).
-  const storedHash = failures > 0 ? `${INCOMPLETE_CONTEXT}${fileHash}` : fileHash;
-  // Grouped once (in file order): a filter per chunk was quadratic, ~17% of the main thread's ingest CPU on ObliQA.
-  const definitionsOf = groupBy(definitions, (d) => d.chunkId);
-  const referencesOf = groupBy(references, (x) => x.chunkId);
-  const records: ChunkRecord[] = chunks.map((chunk, i) => {
-    const context = contexts.texts[i] ?? "";
-    return {
-      ...chunk,
-      context,
-      indexedText: indexedTextOf(context, chunk.content),
-      fileHash: storedHash,
-      fileChunkCount: chunks.length,
-      fileType: doc.fileType,
-      sectionAliases: sectionAliases.get(chunk.sectionId) ?? [],
-      definitions: definitionsOf.get(chunk.id) ?? [],
-      crossReferences: (referencesOf.get(chunk.id) ?? []).map(({ text, fromSectionId, targetSectionId, external, citedDocument }) => ({ text, fromSectionId, targetSectionId, external, citedDocument })),
-    };
-  });
+  let records = prepared.records;
+  let failures = prepared.contexts?.failures ?? 0;
+  if (!records) {
+    const contexts: FileContexts =
+      prepared.contexts ??
+      (ctx.contextGenerator && chunks.length > 0
+        ? await time("context", () => writeContexts(ctx.contextGenerator!, doc, chunks, { signal: ctx.signal, onProgress }))
+        : { texts: [], failures: 0 });
+    failures = contexts.failures;
+    // A file whose contexts did not all come back is stored under a marked hash (see `storedHashOf`).
+    records = assembleRecords(prepared, contexts, fileHash);
+  }
   stage("embed");
   const dims = ctx.embedder.dimensions;
   // Embedded by the worker (one transferred buffer), or here.
@@ -282,18 +267,6 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): 
     signal.addEventListener("abort", onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
   });
-}
-
-/** The items of `items` by key, each list in the items' order. */
-function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
-  const out = new Map<string, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const list = out.get(k);
-    if (list) list.push(item);
-    else out.set(k, [item]);
-  }
-  return out;
 }
 
 async function replaceFile(sourcePath: string, built: BuiltRecords, ctx: IngestContext, report: IngestReport): Promise<void> {

@@ -1,10 +1,11 @@
-import type { Chunk, ConvertedDocument, ConverterLimitsConfig, Section } from "@hierdoc/core";
+import type { Chunk, ChunkRecord, ConvertedDocument, ConverterLimitsConfig, Section } from "@hierdoc/core";
 import { parseDocument } from "@hierdoc/chunker";
 import { convertFile, createConverters } from "@hierdoc/convert";
 import { analyzeBatch, type AnalyzedBatch } from "@hierdoc/keyword-search";
 import { extractCrossReferences, extractDefinitions, type ExtractedDefinition, type LocatedCrossReference } from "@hierdoc/definitions";
 import { embedTexts, indexedTextOf, writeContexts, type FileContexts, type FileStageProgress } from "./file-stages.js";
 import type { FileStages } from "./worker-stages.js";
+import { assembleRecords } from "./record-assembly.js";
 
 /** What converting and parsing one file needs besides its bytes. */
 export interface PrepareOptions {
@@ -32,6 +33,12 @@ export interface PreparedFile {
    * transferred): the ingesting thread adds them with `upsertAnalyzed` instead of analysing the texts again.
    */
   analyzed?: AnalyzedBatch;
+  /**
+   * The chunk records, when the worker assembled them (`stages.records` and the file's hash given): then `sections`,
+   * `chunks` and `references` are empty and `document.text` is "" (all of it is in the records, which cross the
+   * thread boundary once instead of twice).
+   */
+  records?: ChunkRecord[];
   /** Milliseconds spent in each step (convert, parse, definitions; context and embed when done here). */
   timingsMs: Record<string, number>;
 }
@@ -51,6 +58,7 @@ export async function prepareFile(
   options: PrepareOptions,
   stages: FileStages = {},
   onProgress?: (progress: FileStageProgress) => void,
+  fileHash?: string,
 ): Promise<PreparedFile> {
   const { limits } = options;
   let t = performance.now();
@@ -86,6 +94,15 @@ export async function prepareFile(
     t = performance.now();
     prepared.analyzed = analyzeBatch(stages.analyzer, texts);
     timingsMs.analyze = performance.now() - t;
+  }
+  if (stages.records && fileHash !== undefined) {
+    t = performance.now();
+    prepared.records = assembleRecords(prepared, prepared.contexts ?? { texts: [], failures: 0 }, fileHash);
+    timingsMs.records = performance.now() - t;
+    prepared.document = { ...document, text: "", sourceMap: undefined };
+    prepared.sections = [];
+    prepared.chunks = [];
+    prepared.references = [];
   }
   return prepared;
 }

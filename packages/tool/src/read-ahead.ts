@@ -13,8 +13,11 @@ export interface Preparer {
   readonly window: number;
   /** True when files are prepared in worker threads. */
   readonly pooled: boolean;
-  /** `onProgress`: chunk-level progress of the contexts and vectors the workers write (see `components`). */
-  run(path: string, bytes: Uint8Array, onProgress?: (progress: FileStageProgress) => void): Promise<PreparedFile>;
+  /**
+   * `onProgress`: chunk-level progress of the contexts and vectors the workers write (see `components`); `fileHash`
+   * lets the workers assemble the records (`PreparedFile.records`).
+   */
+  run(path: string, bytes: Uint8Array, onProgress?: (progress: FileStageProgress) => void, fileHash?: string): Promise<PreparedFile>;
   close(): Promise<void>;
 }
 
@@ -40,7 +43,7 @@ export function createPreparer(workers: number, options: PrepareOptions & { limi
     return { window: 1, pooled: false, run, close: async () => {} };
   }
   const pool = new ConvertPool({ ...options, size: workers, components });
-  return { window: workers * 2, pooled: true, run: (path, bytes, onProgress) => pool.run(path, bytes, onProgress), close: () => pool.close() };
+  return { window: workers * 2, pooled: true, run: (path, bytes, onProgress, fileHash) => pool.run(path, bytes, onProgress, fileHash), close: () => pool.close() };
 }
 
 /** One file read, hashed and (unless unchanged) handed to the preparer. */
@@ -99,7 +102,7 @@ export class ReadAhead {
     const own = buf.byteOffset === 0 && buf.byteLength === buf.buffer.byteLength ? bytes : new Uint8Array(bytes);
     const early: FileStageProgress[] = [];
     let listener: ((progress: FileStageProgress) => void) | undefined;
-    const prepared = this.preparer.run(path, own, (progress) => (listener ? listener(progress) : early.push(progress)));
+    const prepared = this.preparer.run(path, own, (progress) => (listener ? listener(progress) : early.push(progress)), fileHash);
     prepared.catch(() => undefined);
     const watch = (fn: (progress: FileStageProgress) => void) => {
       listener = fn;

@@ -10,6 +10,8 @@ export interface WorkerComponents {
   embedder?: { recipe: WorkerRecipe; id: string; dimensions: number };
   /** The keyword index's analyzer, when the index accepts pre-analysed documents (`acceptsAnalyzed`). */
   keyword?: { analyzer: AnalyzerOptions; id: string };
+  /** The workers assemble the chunk records (the indexed texts are known there: contexts written there, or none). */
+  records?: boolean;
 }
 
 /** The components a worker built from its {@link WorkerComponents}. */
@@ -18,6 +20,8 @@ export interface FileStages {
   embedder?: Embedder;
   /** Analyses the chunks' indexed texts for the keyword index (`analyzeBatch`). */
   analyzer?: Analyzer;
+  /** Assemble the chunk records (`assembleRecords`) when the file's hash is given with it. */
+  records?: boolean;
 }
 
 /**
@@ -38,6 +42,7 @@ export function workerComponents(embedder: Embedder, generator: ContextGenerator
     ...(context ? { context } : {}),
     ...(embedInWorker ? { embedder: { recipe: embedder.workerRecipe!, id: embedder.id, dimensions: embedder.dimensions } } : {}),
     ...(analyzeInWorker ? { keyword: { analyzer: keyword.analyzerOptions, id: keyword.analyzer.id } } : {}),
+    ...(textsInWorker ? { records: true } : {}),
   };
 }
 
@@ -65,6 +70,7 @@ export async function buildFileStages(components: WorkerComponents | undefined):
     if (analyzer.id !== components.keyword.id) throw mismatch("keyword analyzer", analyzer.id, components.keyword.id);
     stages.analyzer = analyzer;
   }
+  if (components?.records) stages.records = true;
   return stages;
 }
 

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { ToolConfigSchema, type WorkerRecipe } from "@hierdoc/core";
 import { StructuralContextGenerator } from "@hierdoc/contextualizer";
 import { GloveEmbedder, HashEmbedder, OpenAIEmbedder, wordTokens } from "@hierdoc/embeddings";
+import { Bm25Index } from "@hierdoc/keyword-search";
 import { MemoryStore } from "@hierdoc/store-adapters-memory";
 import { HierarchicalDocumentTool, type IngestProgress } from "@hierdoc/tool";
 import { workerComponents } from "../src/worker-stages.js";
@@ -126,18 +127,29 @@ describe("workerComponents: what runs in the workers is the components' declared
   const api = new OpenAIEmbedder({ provider: "openai", model: "text-embedding-3-small", apiKey: "sk-test" });
   const llmLike = { id: "llm:test", generate: async () => [] };
 
-  it("offline embedder + structural context without terms: both; with terms: neither (the embedded text needs the context)", () => {
+  it("offline embedder + structural context without terms: both, and the records; with terms: neither (the embedded text needs the context)", () => {
     expect(workerComponents(hash, new StructuralContextGenerator())).toEqual({
       context: { recipe: new StructuralContextGenerator().workerRecipe, id: "structural:v1" },
       embedder: { recipe: hash.workerRecipe, id: hash.id, dimensions: 16 },
+      records: true,
     });
     expect(workerComponents(hash, new StructuralContextGenerator({ parts: ["section", "terms"], termsFor: () => [] }))).toEqual({});
     expect(workerComponents(hash, llmLike)).toEqual({});
-    expect(workerComponents(hash, undefined)).toEqual({ embedder: { recipe: hash.workerRecipe, id: hash.id, dimensions: 16 } });
+    expect(workerComponents(hash, undefined)).toEqual({ embedder: { recipe: hash.workerRecipe, id: hash.id, dimensions: 16 }, records: true });
+  });
+
+  it("the in-memory BM25's analysis moves with the indexed texts; a keyword index that takes only texts does not", () => {
+    const bm25 = new Bm25Index({ variant: "lucene" });
+    const keyword = { analyzer: bm25.analyzerOptions, id: "standard(stem=true,stop=true)" };
+    expect(workerComponents(hash, new StructuralContextGenerator(), bm25)).toMatchObject({ keyword, records: true });
+    expect(workerComponents(api, undefined, new Bm25Index({ variant: "okapi" }))).toEqual({ keyword: { analyzer: { kind: "rank-bm25" }, id: "rank-bm25" }, records: true });
+    expect(workerComponents(hash, llmLike, bm25)).toEqual({});
+    const textsOnly = { id: "opensearch", upsert: async () => {}, remove: async () => {}, search: async () => [], size: async () => 0 };
+    expect(workerComponents(hash, undefined, textsOnly)).toEqual({ embedder: { recipe: hash.workerRecipe, id: hash.id, dimensions: 16 }, records: true });
   });
 
   it("an API embedder stays in this thread; a portable context writer still moves", () => {
-    expect(workerComponents(api, new StructuralContextGenerator())).toEqual({ context: { recipe: new StructuralContextGenerator().workerRecipe, id: "structural:v1" } });
-    expect(workerComponents(api, undefined)).toEqual({});
+    expect(workerComponents(api, new StructuralContextGenerator())).toEqual({ context: { recipe: new StructuralContextGenerator().workerRecipe, id: "structural:v1" }, records: true });
+    expect(workerComponents(api, undefined)).toEqual({ records: true });
   });
 });

@@ -87,6 +87,8 @@ describe("ingest stores the same records in the same order whatever the number o
     expect(four.report.timingsMs.context).toBeGreaterThan(0);
     // The workers analysed the indexed texts for BM25 (this thread only added the terms): the same keyword index.
     expect(four.report.timingsMs.analyze).toBeGreaterThan(0);
+    // ... and assembled the records (they crossed the thread boundary as records, not as chunks + sections + references).
+    expect(four.report.timingsMs.records).toBeGreaterThan(0);
     expect(four.bm25.equals(one.bm25)).toBe(true);
     // Records and vectors bit for bit as this thread's path (workers: 0) writes them.
     const here = await ingestWith(0);
@@ -95,6 +97,7 @@ describe("ingest stores the same records in the same order whatever the number o
     expect(one.records.every((r) => r.context !== "" && r.indexedText.startsWith(r.context))).toBe(true);
     expect(here.vectors).toEqual(one.vectors);
     expect(here.report.timingsMs.analyze).toBeUndefined();
+    expect(here.report.timingsMs.records).toBeUndefined();
     expect(one.bm25.length).toBeGreaterThan(1000);
     expect(one.bm25.equals(here.bm25)).toBe(true);
     expect(four.vectors).toEqual(one.vectors);

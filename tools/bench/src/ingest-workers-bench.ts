@@ -18,7 +18,8 @@
 // count, the load average and a CPU ceiling on this machine's cores; then, per split, a PROJECTION (not a
 // measurement) of the pipeline bound on idle machines with more cores: with the main thread's CPU per MB while files
 // stream M and after the last file E (persisting, serial; e2e) and the worker threads' W (pool), N workers cannot
-// exceed 1 / (max(M, W / N) + E) MB/s (worker start-up, ≈ 0.35 s of CPU each, left out).
+// exceed 1 / (max(M, W / N) + E) MB/s (worker start-up, ≈ 0.35 s of CPU each, left out); and the 2-core bound
+// 2·max(W, M) / (W + M) of 2 workers over 1, with the largest file's share of the workers' time (it caps the pool).
 // Not part of `npm test` or `npm run bench`; about 2 minutes per round on 2 idle cores with the defaults.
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
@@ -26,7 +27,8 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConverterLimitsConfigSchema, type ContextGenerator, type Embedder } from "@hierdoc/core";
 import { openIndex } from "@hierdoc/runtime";
-import { ConvertPool, type ConvertPoolOptions } from "@hierdoc/tool";
+import { Bm25Index } from "@hierdoc/keyword-search";
+import { ConvertPool, workerComponents, type ConvertPoolOptions } from "@hierdoc/tool";
 import { machineInfo } from "./machine.js";
 import { summarize } from "./stats.js";
 
@@ -77,6 +79,9 @@ interface Run {
   heapMb?: number;
   externalMb?: number;
   rssPerWorkerMb?: number;
+  /** Pool runs: the worker milliseconds (sum of the file's stage timings) of the largest file and of all files. */
+  largestFileMs?: number;
+  allFilesMs?: number;
   load: number;
 }
 
@@ -106,15 +111,15 @@ async function defaultComponents(): Promise<{ embedder: Embedder; context: Conte
   }
 }
 
-/** The pool's worker components in the `workers` split: as the ingest picks them from the components' recipes. */
+/**
+ * The pool's worker components in the `workers` split: as the ingest picks them (contexts, vectors, the default BM25's
+ * analysis and the records' assembly).
+ */
 function poolComponents(split: Split, c: { embedder: Embedder; context: ContextGenerator | undefined }): ConvertPoolOptions["components"] {
   if (split === "main") return undefined;
   const { embedder, context } = c;
   if (!embedder.workerRecipe || (context && !context.workerRecipe)) throw new Error("the default embedder or context writer declares no workerRecipe");
-  return {
-    embedder: { recipe: embedder.workerRecipe, id: embedder.id, dimensions: embedder.dimensions },
-    ...(context ? { context: { recipe: context.workerRecipe!, id: context.id } } : {}),
-  };
+  return workerComponents(embedder, context, new Bm25Index({ variant: "lucene" }));
 }
 
 /** Makes `tool`'s context writer and embedder run in the main thread (the split before contexts and vectors moved). */
@@ -133,9 +138,11 @@ async function poolRun(size: number, split: Split, files: string[]): Promise<Run
     const bytes = files.map((f) => new Uint8Array(readFileSync(f)));
     const mb = bytes.reduce((s, b) => s + b.length, 0) / 1e6;
     const w0 = pool.workerCpuMs;
+    const fileMs: number[] = [];
     const run = await measure("pool", split, size, mb, async () => {
-      await Promise.all(files.map((f, i) => pool.run(f, bytes[i]!)));
+      await Promise.all(files.map(async (f, i) => (fileMs[i] = Object.values((await pool.run(f, bytes[i]!, undefined, "bench-hash")).timingsMs).reduce((a, b) => a + b, 0))));
     });
+    const largest = bytes.reduce((best, b, i) => (b.length > bytes[best]!.length ? i : best), 0);
     const w1 = pool.workerCpuMs;
     const med = (xs: number[]) => summarize(xs).p50;
     return {
@@ -146,6 +153,8 @@ async function poolRun(size: number, split: Split, files: string[]): Promise<Run
       heapMb: med(pool.starts.map((s) => s.heapMb)),
       externalMb: med(pool.starts.map((s) => s.externalMb)),
       rssPerWorkerMb,
+      largestFileMs: fileMs[largest],
+      allFilesMs: fileMs.reduce((a, b) => a + b, 0),
     };
   } finally {
     await pool.close();
@@ -247,6 +256,16 @@ if (!existsSync(dir)) {
       const perFile = m - e;
       const cap = (n: number) => mb / (Math.max(perFile, wt / n) + e);
       const line = [1, 2, 3, 4].map((n) => `${n}: ${cap(n).toFixed(2)} MB/s`).join(", ");
+      // The 2-core bound of the issue's model: 1 worker takes max(W, M) per MB, 2 workers share 2 cores with the main thread.
+      const wPerMb = wt / mb;
+      const mPerMb = perFile / mb;
+      const largest = poolFirst.length > 0 ? median(poolFirst.map((x) => x.largestFileMs)) : undefined;
+      const all = poolFirst.length > 0 ? median(poolFirst.map((x) => x.allFilesMs)) : undefined;
+      console.log(
+        `PROJECTION (not measured) split ${split}: 2 cores, 2 workers ≤ 2·max(W, M) / (W + M) = ${((2 * Math.max(wPerMb, mPerMb)) / (wPerMb + mPerMb)).toFixed(2)}× 1 worker ` +
+          `(W ${wPerMb.toFixed(3)}, M ${mPerMb.toFixed(3)} CPU s/MB; V8 helper threads, worker start-up and the serial end left out)` +
+          (largest !== undefined && all !== undefined ? `; largest file ${(largest / 1000).toFixed(2)} s of ${(all / 1000).toFixed(2)} s worker time (${((100 * largest) / all).toFixed(0)} %)` : ""),
+      );
       console.log(
         `PROJECTION (not measured) split ${split}: main ${(perFile / mb).toFixed(3)} CPU s/MB while files stream + ${(e / mb).toFixed(3)} persisting at the end, ` +
           `workers ${(wt / mb).toFixed(3)} CPU s/MB; bound MB / (max(main, workers / N) + end) with ≥ N + 1 idle cores: ${line}; ` +
