@@ -27,7 +27,8 @@ export interface IngestReport {
    * Milliseconds per stage: expand, read, convert, parse, definitions (summed over the ingest workers, which run
    * them in parallel), wait (this thread waiting for the workers) or prepare (no workers: convert + parse here),
    * context, embed (summed over the workers too when the context writer and embedder run there: see
-   * `WorkerRecipe`), store, persist.
+   * `WorkerRecipe`), analyze and records (the workers' BM25 analysis and record assembly, when they do them), store,
+   * persist.
    */
   timingsMs: Record<string, number>;
   /** Context failures (chunks indexed without context, retried on the next ingest). */

@@ -137,12 +137,13 @@ async function poolRun(size: number, split: Split, files: string[]): Promise<Run
     const rssPerWorkerMb = (process.memoryUsage().rss - rss0) / 1e6 / size;
     const bytes = files.map((f) => new Uint8Array(readFileSync(f)));
     const mb = bytes.reduce((s, b) => s + b.length, 0) / 1e6;
+    // Before the run: the bytes' buffers are transferred to the workers (their lengths read 0 after).
+    const largest = bytes.reduce((best, b, i) => (b.length > bytes[best]!.length ? i : best), 0);
     const w0 = pool.workerCpuMs;
     const fileMs: number[] = [];
     const run = await measure("pool", split, size, mb, async () => {
       await Promise.all(files.map(async (f, i) => (fileMs[i] = Object.values((await pool.run(f, bytes[i]!, undefined, "bench-hash")).timingsMs).reduce((a, b) => a + b, 0))));
     });
-    const largest = bytes.reduce((best, b, i) => (b.length > bytes[best]!.length ? i : best), 0);
     const w1 = pool.workerCpuMs;
     const med = (xs: number[]) => summarize(xs).p50;
     return {
