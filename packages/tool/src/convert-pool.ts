@@ -45,7 +45,9 @@ interface Slot {
   worker: Worker;
   /** Set when the worker has loaded the converters. */
   ready: boolean;
-  job?: Job;
+  /** Files sent to the worker, the one it is preparing first (it prepares them one at a time, in order). */
+  jobs: Job[];
+  /** The time cap of `jobs[0]`. */
   timer?: NodeJS.Timeout;
   /** CPU milliseconds the worker thread reported last (cumulative). */
   cpuMs: number;
@@ -53,11 +55,16 @@ interface Slot {
   spawnedAt: number;
 }
 
+/** Files sent to one worker at a time once every worker has started: the one it prepares and the next. */
+const DEPTH = 2;
+
 /**
  * Worker threads that convert and parse files in parallel, each file under a time cap (`limits.timeout_seconds`:
  * the worker is terminated and replaced) and a heap cap (`limits.max_memory_mb`, the worker's `resourceLimits`):
  * a file that spins or balloons fails with one error naming it and the cap, and the next file goes on.
- * Workers start when work arrives, up to `size`; {@link ConvertPool.close} stops them.
+ * Workers start when work arrives, up to `size`; once all have started each is sent its next file before it finishes
+ * the current one ({@link DEPTH}), so it never waits for this thread (busy indexing) to hand it work; a file's time
+ * cap starts when this thread sees the previous one finished. {@link ConvertPool.close} stops them.
  */
 export class ConvertPool {
   private readonly slots = new Set<Slot>();
@@ -118,8 +125,7 @@ export class ConvertPool {
     for (const job of this.queue.splice(0)) job.reject(cancelled(job.path));
     await Promise.all(
       [...this.slots].map((slot) => {
-        if (slot.job) slot.job.reject(cancelled(slot.job.path));
-        slot.job = undefined;
+        for (const job of slot.jobs.splice(0)) job.reject(cancelled(job.path));
         clearTimeout(slot.timer);
         this.retire(slot);
         return slot.worker.terminate();
@@ -129,15 +135,22 @@ export class ConvertPool {
 
   private dispatch(): void {
     while (this.queue.length > 0) {
-      const slot = [...this.slots].find((s) => s.ready && !s.job);
-      if (slot) {
-        this.assign(slot, this.queue.shift()!);
+      const idle = [...this.slots].find((s) => s.ready && s.jobs.length === 0);
+      if (idle) {
+        this.assign(idle, this.queue.shift()!);
         continue;
       }
       // Workers still starting take the queue when ready; start more only for files no starting worker will take.
       const starting = [...this.slots].filter((s) => !s.ready).length;
-      if (this.slots.size < this.options.size && starting < this.queue.length) this.spawn();
-      else return;
+      if (this.slots.size < this.options.size && starting < this.queue.length) {
+        this.spawn();
+        continue;
+      }
+      if (this.slots.size < this.options.size) return;
+      // Every worker started: a busy one gets its next file now (the least loaded first).
+      const next = [...this.slots].filter((s) => s.ready && s.jobs.length < DEPTH).sort((a, b) => a.jobs.length - b.jobs.length)[0];
+      if (!next) return;
+      this.assign(next, this.queue.shift()!);
     }
   }
 
@@ -149,7 +162,7 @@ export class ConvertPool {
       stderr: false,
       workerData: { components: this.options.components } satisfies WorkerStart,
     });
-    const slot: Slot = { worker, ready: false, cpuMs: 0, spawnedAt: performance.now() };
+    const slot: Slot = { worker, ready: false, jobs: [], cpuMs: 0, spawnedAt: performance.now() };
     worker.on("message", (reply: WorkerReply) => {
       // A worker being stopped (pool closed, or failed) can still deliver a message it sent before: it must neither
       // take work nor unref itself — an unref'd worker whose terminate() is pending lets the process exit (code 0,
@@ -171,12 +184,14 @@ export class ConvertPool {
         worker.unref();
         return this.dispatch();
       }
-      const job = slot.job;
-      if (!job || job.id !== reply.id) return;
+      const job = slot.jobs.find((j) => j.id === reply.id);
+      if (!job) return;
       if ("progress" in reply) return job.onProgress?.(reply.progress);
+      // Replies come in the order the files were sent: this one is the head; the next file's time cap starts.
       clearTimeout(slot.timer);
-      slot.job = undefined;
-      worker.unref();
+      slot.jobs.splice(slot.jobs.indexOf(job), 1);
+      if (slot.jobs.length > 0) this.startTimer(slot);
+      else worker.unref();
       if (reply.ok) job.resolve(reply.value);
       else job.reject(fromReply(job.path, reply.error));
       this.dispatch();
@@ -187,25 +202,33 @@ export class ConvertPool {
     return slot;
   }
 
+  private startTimer(slot: Slot): void {
+    slot.timer = setTimeout(() => this.fail(slot, "timeout"), this.options.limits.timeout_seconds * 1000);
+  }
+
   private assign(slot: Slot, job: Job): void {
-    slot.job = job;
+    slot.jobs.push(job);
     slot.worker.ref();
-    const seconds = this.options.limits.timeout_seconds;
-    slot.timer = setTimeout(() => this.fail(slot, "timeout"), seconds * 1000);
+    if (slot.jobs.length === 1) this.startTimer(slot);
     const { size: _size, script: _script, ...options } = this.options;
     const task: WorkerTask = { id: job.id, path: job.path, bytes: job.bytes, options, fileHash: job.fileHash };
     const buffer = job.bytes.buffer;
-    const transferable = buffer instanceof ArrayBuffer && job.bytes.byteOffset === 0 && job.bytes.byteLength === buffer.byteLength;
+    // The file the worker starts now hands its bytes over; a file sent ahead is copied, so it can go back to the queue
+    // (and to another worker) if this worker fails before reaching it.
+    const transferable = slot.jobs.length === 1 && buffer instanceof ArrayBuffer && job.bytes.byteOffset === 0 && job.bytes.byteLength === buffer.byteLength;
     slot.worker.postMessage(task, transferable ? [buffer] : []);
   }
 
-  /** Ends a worker that timed out, ran out of memory or died: its file fails with one error, a new worker takes the queue. */
+  /**
+   * Ends a worker that timed out, ran out of memory or died: its current file fails with one error, the file sent
+   * after it goes back to the head of the queue, and a new worker takes the queue.
+   */
   private fail(slot: Slot, why: "timeout" | "memory" | "exit" | Error): void {
     if (!this.slots.has(slot)) return;
     this.retire(slot);
     clearTimeout(slot.timer);
-    const job = slot.job;
-    slot.job = undefined;
+    const [job, ...sentAfter] = slot.jobs.splice(0);
+    this.queue.unshift(...sentAfter);
     void slot.worker.terminate();
     if (job) {
       const { limits } = this.options;

@@ -71,20 +71,28 @@ try {
   parentPort?.postMessage({ ready: false, error: plainError(err), cpuMs: threadCpuMs() } satisfies WorkerReply);
 }
 
+/** Prepares one task and posts its reply (the error as plain data when it fails). */
+async function handle(task: WorkerTask, fileStages: FileStages): Promise<void> {
+  let reply: WorkerReply;
+  const transfer: ArrayBuffer[] = [];
+  try {
+    const onProgress = (progress: FileStageProgress) => parentPort!.postMessage({ id: task.id, progress } satisfies WorkerReply);
+    const value = await prepareFile(task.path, task.bytes, task.options, fileStages, onProgress, task.fileHash);
+    if (value.vectors && value.vectors.buffer instanceof ArrayBuffer) transfer.push(value.vectors.buffer);
+    if (value.analyzed) transfer.push(...analyzedBuffers(value.analyzed));
+    reply = { id: task.id, ok: true, value };
+  } catch (err) {
+    reply = { id: task.id, ok: false, error: plainError(err) };
+  }
+  parentPort!.postMessage({ ...reply, cpuMs: threadCpuMs() }, transfer);
+}
+
 if (stages) {
-  parentPort?.on("message", async (task: WorkerTask) => {
-    let reply: WorkerReply;
-    const transfer: ArrayBuffer[] = [];
-    try {
-      const onProgress = (progress: FileStageProgress) => parentPort!.postMessage({ id: task.id, progress } satisfies WorkerReply);
-      const value = await prepareFile(task.path, task.bytes, task.options, stages, onProgress, task.fileHash);
-      if (value.vectors && value.vectors.buffer instanceof ArrayBuffer) transfer.push(value.vectors.buffer);
-      if (value.analyzed) transfer.push(...analyzedBuffers(value.analyzed));
-      reply = { id: task.id, ok: true, value };
-    } catch (err) {
-      reply = { id: task.id, ok: false, error: plainError(err) };
-    }
-    parentPort!.postMessage({ ...reply, cpuMs: threadCpuMs() }, transfer);
+  // The pool sends the next file before this one is done: files are prepared one at a time, in the order sent.
+  let chain = Promise.resolve();
+  const ready = stages;
+  parentPort?.on("message", (task: WorkerTask) => {
+    chain = chain.then(() => handle(task, ready));
   });
   const heap = getHeapStatistics();
   const mb = (bytes: number) => Math.round((bytes / 1e6) * 10) / 10;

@@ -43,7 +43,8 @@ export function createPreparer(workers: number, options: PrepareOptions & { limi
     return { window: 1, pooled: false, run, close: async () => {} };
   }
   const pool = new ConvertPool({ ...options, size: workers, components });
-  return { window: workers * 2, pooled: true, run: (path, bytes, onProgress, fileHash) => pool.run(path, bytes, onProgress, fileHash), close: () => pool.close() };
+  // Each worker holds the file it prepares and the next one (see ConvertPool), besides the file this thread indexes.
+  return { window: workers * 2 + 1, pooled: true, run: (path, bytes, onProgress, fileHash) => pool.run(path, bytes, onProgress, fileHash), close: () => pool.close() };
 }
 
 /** One file read, hashed and (unless unchanged) handed to the preparer. */
