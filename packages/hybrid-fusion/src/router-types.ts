@@ -58,6 +58,12 @@ export interface RouterSearchOptions {
    * mention an id among many other words, where the exact leg then only takes part in fusion.
    */
   liftExact?: boolean;
+  /**
+   * Called with each leg's results as soon as that leg answers, before the other legs finish and before
+   * fusion (e.g. to start reading the first leg's records while a slower leg runs). It must not throw and
+   * should return quickly: it runs on the search's path.
+   */
+  onLegResults?: (leg: SearchLeg, results: readonly ScoredId[]) => void;
 }
 
 /** One routed result: id, final score, each leg's raw score and 1-based rank. */

@@ -148,11 +148,14 @@ export class SearchRouter {
   private async leg(leg: LegName, ctx: Ctx): Promise<ScoredId[]> {
     if (ctx.hybrid && (leg === "keyword" || leg === "exact")) await new Promise<void>((resolve) => setImmediate(resolve));
     const t = performance.now();
+    let results: ScoredId[];
     try {
-      return await withTimeout(this.runLeg(leg, ctx), leg === "exact" ? undefined : this.options.legTimeoutMs ?? 10_000, leg);
+      results = await withTimeout(this.runLeg(leg, ctx), leg === "exact" ? undefined : this.options.legTimeoutMs ?? 10_000, leg);
     } finally {
       ctx.timings[leg] = performance.now() - t;
     }
+    if (leg !== "native_hybrid") ctx.opts.onLegResults?.(leg, results);
+    return results;
   }
 
   private async runLeg(leg: LegName, ctx: Ctx): Promise<ScoredId[]> {

@@ -103,6 +103,29 @@ describe("SearchRouter, app-level fusion", () => {
     await router.search("alpha", { topK: 3, mode: "keyword" });
     expect(order).toEqual(["keyword"]);
   });
+
+  it("hands each leg's results to onLegResults as the leg answers, before a slower leg and fusion", async () => {
+    let releaseDense: () => void = () => undefined;
+    const denseGate = new Promise<void>((resolve) => (releaseDense = resolve));
+    class SlowStore extends ArrayStore {
+      override async vectorSearch(q: Parameters<ArrayStore["vectorSearch"]>[0]) {
+        await denseGate;
+        return super.vectorSearch(q);
+      }
+    }
+    const { store, keyword } = await setup(new SlowStore());
+    const router = new SearchRouter({ store, keyword, exact: new MapExact({ "Section 9": ["d4"] }), embedder: new TableEmbedder(queries) });
+    const seen: Array<[string, string[]]> = [];
+    const pending = router.search("alpha Section 9", { topK: 3, onLegResults: (leg, results) => seen.push([leg, results.map((r) => r.id)]) });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The dense leg is still held: the keyword and exact answers are already out.
+    expect(seen).toEqual([["exact", ["d4"]], ["keyword", ["d3", "d1"]]]);
+    releaseDense();
+    const res = await pending;
+    expect(seen.map(([leg]) => leg)).toEqual(["exact", "keyword", "semantic"]);
+    expect(seen[2][1]).toEqual(["d2", "d1", "d3", "d4"]);
+    expect(ids(res)).toEqual(["d4", "d3", "d1"]);
+  });
 });
 
 describe("SearchRouter, native hybrid", () => {

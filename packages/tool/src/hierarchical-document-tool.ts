@@ -36,6 +36,7 @@ import { DERIVED_DELTA_FILE_NAME, readDerivedDelta, removeDerivedDelta, writeDer
 import { LayeredResolver, type ReferenceResolver } from "./layered-resolver.js";
 import { writeIndexManifest } from "./index-manifest.js";
 import { isUnitOf, type IncomingReference } from "./incoming-reference.js";
+import { CandidatePrefetch } from "./candidate-prefetch.js";
 import { rerankHits } from "./rerank-stage.js";
 import { chainMatches, groupSections, splitQualifiedId, type SectionMatch } from "./section-lookup.js";
 import { buildResults } from "./search-results.js";
@@ -440,14 +441,19 @@ export class HierarchicalDocumentTool {
         const reranker = options.rerank === false || liftExact || mode !== "hybrid" ? undefined : this.reranker;
         const rc = this.config.rerank;
         const routeK = reranker ? Math.max(topK, rc?.candidates ?? 50) : topK;
-        const routed = await router.search(query, { topK: routeK, mode, allowIds, liftExact });
+        // While the dense leg searches, the keyword leg's first hits are read (and their terms matched) ahead.
+        const prefetch = reranker ? new CandidatePrefetch(this.store, (r) => this.terms.termsUsedIn(r.content, r.sourcePath)) : undefined;
+        const onLegResults = (leg: string, res: readonly { id: string }[]): void => {
+          if (leg === "keyword") prefetch?.start(res.slice(0, routeK).map((h) => h.id));
+        };
+        const routed = await router.search(query, { topK: routeK, mode, allowIds, liftExact, onLegResults });
         for (const w of routed.warnings) this.warn(w);
         let hits = routed.hits;
         let records: ChunkRecord[] | undefined;
         const timingsMs: Record<string, number> = { ...routed.timingsMs };
         if (reranker) {
           const t0 = performance.now();
-          records = await this.store.get(hits.map((h) => h.id));
+          records = await (prefetch ?? this.store).get(hits.map((h) => h.id));
           const topN = Math.min(topK, rc?.top_n ?? topK);
           const out = await rerankHits(reranker, query, hits, records, topN, (r) => this.terms.termsUsedIn(r.content, r.sourcePath));
           hits = out.hits;
@@ -632,10 +638,19 @@ export class HierarchicalDocumentTool {
     this.rebuildResolver();
   }
 
+  /**
+   * Sets the definitions of a source, keeping the term index equal to one built from every source's in order.
+   * A source new to the index comes last, so its entries are added to the index as they are (each file of a
+   * first ingest costs its own definitions, not all of them so far); a source that had definitions keeps its
+   * place, so the index is rebuilt; a source without definitions before or after changes nothing.
+   */
   private replaceDefinitions(sourcePath: string, entries: DefinitionEntry[]): void {
+    const had = this.definitions.has(sourcePath);
+    if (!had && entries.length === 0) return;
     if (entries.length > 0) this.definitions.set(sourcePath, entries);
     else this.definitions.delete(sourcePath);
-    this.terms = new TermIndex([...this.definitions.values()].flat());
+    if (had) this.terms = new TermIndex([...this.definitions.values()].flat());
+    else this.terms.addAll(entries);
   }
 
   /** Re-reads every source's code title and builds the section resolver over every catalog entry. */
