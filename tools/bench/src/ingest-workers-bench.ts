@@ -233,11 +233,16 @@ if (!existsSync(dir)) {
         const runsN = of(n);
         const med = summarize(runsN.map((x) => x.mbPerS)).p50;
         const ceiling = m === undefined || rest === undefined || wt === undefined ? "n/a" : `${(bound(counts[0]!) / bound(n)).toFixed(2)}×`;
+        // Measured, not modelled: n workers spent this much CPU in all (V8's GC and compiler threads included), so on
+        // these cores they need at least CPU / cores seconds; against the first count's wall time that caps the speed-up.
+        const allCpu = summarize(runsN.map((x) => x.cpuS)).p50;
+        const firstWall = summarize(first.map((x) => x.seconds)).p50;
+        const cpuBound = `${(firstWall / (allCpu / cores)).toFixed(2)}× by this run's total CPU ${(allCpu / mb).toFixed(3)} s/MB`;
         const loads = runsN.map((x) => x.load.toFixed(2)).join("/");
         const other = runs.filter((x) => x.mode === mode && x.split !== split && x.workers === n);
         const vsOther = other.length > 0 ? `, ${(med / summarize(other.map((x) => x.mbPerS)).p50).toFixed(2)}× split ${other[0]!.split}` : "";
         console.log(
-          `${mode} split ${split} workers ${n}: median ${med.toFixed(3)} MB/s, ${(med / base).toFixed(2)}× ${counts[0]} worker(s)${vsOther} (CPU ceiling ${ceiling} on ${cores} cores); ` +
+          `${mode} split ${split} workers ${n}: median ${med.toFixed(3)} MB/s, ${(med / base).toFixed(2)}× ${counts[0]} worker(s)${vsOther} (CPU ceiling ${ceiling} on ${cores} cores; ≤ ${cpuBound}); ` +
             `CPU s/MB main ${perMb(median(runsN.map((x) => x.mainCpuS)), mb)}, other threads ${perMb(median(runsN.map((x) => x.restCpuS)), mb)}` +
             (mode === "pool"
               ? ` (worker threads ${perMb(median(runsN.map((x) => x.workerCpuS)), mb)}); per worker: start ${fixed(median(runsN.map((x) => x.startMs)), 0)} ms (CPU ${fixed(median(runsN.map((x) => x.startCpuMs)), 0)} ms), ` +
