@@ -2,7 +2,8 @@ import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { AnnIndex } from "@hierdoc/ann";
 import type { AnnLeg } from "./ann-leg.js";
-import { checkedAnnFile, type SnapshotAnnEntry, type SnapshotManifest } from "./snapshot.js";
+import { checkedAnnFile, readManifest, type SnapshotAnnEntry, type SnapshotManifest } from "./snapshot.js";
+import { replaceGraph, type GraphWrite } from "./snapshot-writer.js";
 import type { VectorMatrix } from "./vector-matrix.js";
 
 /**
@@ -68,4 +69,25 @@ export function saveGraphTemp(dir: string, leg: AnnLeg, rows: number): { tempPat
 export function graphSettings(leg: AnnLeg, rows: number): SnapshotAnnEntry {
   const { m, ef_construction, quantization } = leg.config;
   return { library: "usearch", m, ef_construction, quantization, rows };
+}
+
+/** The graph of the generation a flush writes (`final`: at close): saved now, the file on disk kept, or none. */
+export function graphForFlush(dir: string, leg: AnnLeg, rows: number, final: boolean): GraphWrite | undefined {
+  const plan = leg.flushPlan(rows, final);
+  if (plan.kind === "none") return undefined;
+  if (plan.kind === "keep") return { kept: plan.file, settings: graphSettings(leg, plan.rows) };
+  return saveGraphTemp(dir, leg, rows);
+}
+
+/**
+ * Writes the graph that flushes deferred into generation `generation` (only the graph file and the
+ * manifest change), when that generation is still the one on disk.
+ * @throws the file system's error when the graph or the manifest cannot be written.
+ */
+export async function saveLaggingGraph(dir: string, generation: number, leg: AnnLeg, rows: number): Promise<void> {
+  const graph = saveGraphTemp(dir, leg, rows);
+  if (await replaceGraph(dir, generation, graph)) {
+    const m = await readManifest(dir);
+    if (m?.files.ann !== undefined) leg.savedAs(m.files.ann, rows);
+  }
 }

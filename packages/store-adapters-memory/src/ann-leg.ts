@@ -70,6 +70,14 @@ export function resolveMemoryAnn(config: MemoryAnnConfig | false | undefined): R
 }
 
 /**
+ * Graph candidates an unfiltered top-`k` search asks for (before `ann.candidates`): 2·k, at least k + 10.
+ * The store's own graph search and its search thread both use it (identical answers depend on it).
+ */
+export function overFetch(k: number): number {
+  return Math.max(2 * k, k + 10);
+}
+
+/**
  * How many approximate neighbours a top-`k` search asks the graph for: at least the configured
  * `candidates` (64 when 0), `needed` (the store's over-fetch: 2·k, more for a filtered search) and `k`.
  * (With an f32 graph, extra candidates change the answer only by widening the search past `ef_search`.)

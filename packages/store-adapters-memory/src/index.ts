@@ -1,11 +1,11 @@
 export { MemoryStore } from "./memory-store.js";
-export type { MemoryStoreOptions } from "./memory-store.js";
+export type { MemoryStoreOptions } from "./memory-store-options.js";
 export { VectorMatrix, vectorNorm } from "./vector-matrix.js";
 export { TopK } from "./top-k.js";
 export { MANIFEST_FILE } from "./snapshot.js";
 export type { SnapshotManifest, SnapshotFileEntry, SnapshotSegmentEntry } from "./snapshot.js";
 export { snapshotRowVectors } from "./snapshot-vectors.js";
-export { DEFAULT_COMPACTION } from "./memory-store.js";
+export { DEFAULT_COMPACTION } from "./memory-store-options.js";
 export type { CompactionPolicy } from "./record-rows.js";
 export { DEFAULT_MEMORY_ANN, GRAPH_SAVE_GROWTH, resolveMemoryAnn } from "./ann-leg.js";
 export type { MemoryOpenInfo } from "./ann-files.js";

@@ -9,45 +9,22 @@ import type {
 } from "@hierdoc/core";
 import { HierdocError, assertOpenDimensions, assertSameDimensions, assertSameEmbedder, storeErrorBuilder, vectorChecker } from "@hierdoc/core";
 import { join } from "node:path";
-import { debuglog } from "node:util";
 import { resolveAnnOptions } from "@hierdoc/ann";
-import { graphCoversAll, graphSettings, openSavedGraph, saveGraphTemp, type MemoryOpenInfo } from "./ann-files.js";
-import { AnnLeg, resolveMemoryAnn, type MemoryAnnConfig, type ResolvedMemoryAnn } from "./ann-leg.js";
-import { readLegacySnapshot } from "./legacy-snapshot.js";
+import { graphCoversAll, graphForFlush, openSavedGraph, saveLaggingGraph, type MemoryOpenInfo } from "./ann-files.js";
+import { AnnLeg, overFetch, resolveMemoryAnn, type ResolvedMemoryAnn } from "./ann-leg.js";
 import { decodeRecord, encodeRecord } from "./record-codec.js";
-import { RecordRows, type CompactionPolicy, type LoadedRows } from "./record-rows.js";
-import { DEFAULT_VERIFY_BYTES_AT_OPEN, readSegmented } from "./segment-snapshot.js";
+import { DEFAULT_COMPACTION, type MemoryStoreOptions } from "./memory-store-options.js";
+import { RecordRows, type CompactionPolicy } from "./record-rows.js";
+import { DEFAULT_VERIFY_BYTES_AT_OPEN } from "./segment-snapshot.js";
 import type { SegmentVectors } from "./segment-vectors.js";
-import { readManifest, removeStale, type SnapshotManifest } from "./snapshot.js";
-import { replaceGraph, writeGeneration, type GraphWrite } from "./snapshot-writer.js";
-import { SearchThread, SearchThreadUnavailable, wantsSearchThread } from "./search-thread.js";
+import type { SnapshotManifest } from "./snapshot.js";
+import { loadLatestSnapshot } from "./snapshot-loader.js";
+import { writeGeneration } from "./snapshot-writer.js";
+import { wantsSearchThread, type SearchThread } from "./search-thread.js";
+import { ThreadSearches } from "./thread-searches.js";
 import { VectorMatrix, type RowScorer } from "./vector-matrix.js";
 
-/** Options of {@link MemoryStore}. */
-export interface MemoryStoreOptions {
-  /** Folder the index is persisted to on `flush()`; without it the store lives only in memory. */
-  dir?: string;
-  /**
-   * Approximate nearest-neighbour search (HNSW) from `threshold` records on (default: on, threshold 20 000);
-   * `false` keeps every search exact. Persisted with the snapshot. See {@link MemoryAnnConfig}.
-   */
-  ann?: MemoryAnnConfig | false;
-  /**
-   * Records files up to this many bytes in all are checksummed whole at open (default 64 MiB); past it
-   * each record line is checked against its CRC-32 when it is read, so opening a large index does not
-   * read every record.
-   */
-  verifyBytesAtOpen?: number;
-  /** When a flush rewrites record segments instead of only appending one (default `{ deadShare: 0.5, maxSegments: 16 }`). */
-  compaction?: Partial<CompactionPolicy>;
-}
-
-/** The default {@link MemoryStoreOptions.compaction}. */
-export const DEFAULT_COMPACTION: Readonly<CompactionPolicy> = Object.freeze({ deadShare: 0.5, maxSegments: 16 });
-
 const ADAPTER = "memory";
-/** Debug messages (`NODE_DEBUG=hierdoc`): the search thread's start, failures and fallbacks. */
-const debug = debuglog("hierdoc");
 
 /**
  * The default vector store: vectors held in process (contiguous Float32 storage, brute-force cosine with a
@@ -90,13 +67,12 @@ export class MemoryStore implements VectorStoreAdapter {
   openInfo: MemoryOpenInfo = { graph: "none" };
   private flushing: Promise<void> = Promise.resolve();
   /** Searches the memory-mapped graph off the main thread while the store is unchanged since open (see `ann.search_thread`). */
-  private thread: SearchThread | undefined;
-  /** Advanced by every change: a search thread's answer is used only when no change came in between. */
-  private epoch = 0;
+  private readonly threads: ThreadSearches;
 
   /** Creates a closed store; call {@link open} before anything else. */
   constructor(options: MemoryStoreOptions = {}) {
     this.dir = options.dir;
+    this.threads = new ThreadSearches(options.dir);
     this.rows = new RecordRows(options.dir ?? "");
     this.verifyBytesAtOpen = options.verifyBytesAtOpen ?? DEFAULT_VERIFY_BYTES_AT_OPEN;
     this.compaction = { ...DEFAULT_COMPACTION, ...options.compaction };
@@ -138,24 +114,16 @@ export class MemoryStore implements VectorStoreAdapter {
     this.openInfo = { graph: "none", reason: this.ann === undefined ? "ann: false" : "no snapshot" };
     if (this.dir === undefined) return;
     const dir = this.dir;
-    let manifest = await this.wrapIo("open", () => readManifest(dir));
-    await this.wrapIo("open", () => removeStale(dir));
-    let loaded: LoadedRows | undefined;
-    for (let attempt = 1; manifest !== undefined && loaded === undefined; attempt++) {
-      this.checkManifest(manifest, options);
-      try {
-        const m = manifest;
-        const vectors = this.ann !== undefined && m.count >= this.ann.config.threshold && graphCoversAll(m) ? "open" : "read";
-        loaded = await this.wrapIo("open", () => (m.version < 3 ? readLegacySnapshot(dir, m) : readSegmented(dir, m, this.verifyBytesAtOpen, vectors)));
-      } catch (err) {
-        // A writer in another process may have replaced the snapshot between reading the manifest and
-        // its files: read the new manifest and try again.
-        const latest = attempt < 5 ? await this.wrapIo("open", () => readManifest(dir)) : undefined;
-        if (latest === undefined || latest.generation === manifest.generation) throw err;
-        manifest = latest;
-      }
-    }
-    if (manifest === undefined || loaded === undefined) return;
+    const ann = this.ann;
+    const latest = await this.wrapIo("open", () =>
+      loadLatestSnapshot(dir, {
+        check: (m) => this.checkManifest(m, options),
+        verifyBytesAtOpen: this.verifyBytesAtOpen,
+        vectors: (m) => (ann !== undefined && m.count >= ann.config.threshold && graphCoversAll(m) ? "open" : "read"),
+      }),
+    );
+    if (latest === undefined) return;
+    const { manifest, loaded } = latest;
     if (loaded.vectors !== undefined) this.matrix.adopt(loaded.vectors, loaded.ids.length);
     this.vectorFiles = loaded.vectorFiles;
     if (this.rows.adopt(loaded) > 0) {
@@ -175,7 +143,7 @@ export class MemoryStore implements VectorStoreAdapter {
 
   /** The running search thread, if any (diagnostics and tests; see `ann.search_thread`). */
   get searchThread(): SearchThread | undefined {
-    return this.thread;
+    return this.threads.current;
   }
 
   /** Starts the search thread in the background when `ann.search_thread` asks for one (the graph is viewed). */
@@ -185,21 +153,12 @@ export class MemoryStore implements VectorStoreAdapter {
     const graph = manifest.files.ann;
     if (ann === undefined || files === undefined || graph === undefined || !wantsSearchThread(ann.config.search_thread, this.rows.size)) return;
     const { dir, manifest: m, places } = files.openArgs();
-    const init = { graphPath: join(dir, graph.name), indexOptions: ann.indexOptions(), ann: ann.config, rows: this.rows.size, dir, manifest: m, places };
-    const thread = SearchThread.start(init, (reason) => {
-      debug(`memory store ${this.dir}: dense searches stay on the main thread: ${reason}`);
-      // The current thread failed (or, called during start(), none is set yet).
-      if (this.thread?.failure !== undefined) this.thread = undefined;
-    });
-    this.thread = thread;
+    this.threads.start({ graphPath: join(dir, graph.name), indexOptions: ann.indexOptions(), ann: ann.config, rows: this.rows.size, dir, manifest: m, places });
   }
 
   /** Stops the search thread (before a change, or at close) and invalidates answers still in flight. */
   private stopSearchThread(): Promise<void> {
-    this.epoch++;
-    const thread = this.thread;
-    this.thread = undefined;
-    return thread?.stop() ?? Promise.resolve();
+    return this.threads.stop();
   }
 
   /** The matrix with every vector, loaded from the vectors files first when the open deferred it. */
@@ -369,18 +328,11 @@ export class MemoryStore implements VectorStoreAdapter {
     this.checkVector(query.vector, "vectorSearch");
     const k = Math.min(Math.max(0, Math.floor(query.topK)), this.rows.size);
     if (k === 0) return [];
-    const thread = this.thread;
-    if (query.filter?.sourcePaths === undefined && thread?.usable && this.ann?.active(this.rows.size)) {
-      const epoch = this.epoch;
-      try {
-        // The same candidates as the in-thread graph search (approximate(), unfiltered).
-        const hits = await thread.search(query.vector, k, overFetch(k));
-        // Used only when the store did not change (or close) while the thread searched, and the graph gave k rows.
-        if (epoch === this.epoch && hits.length === k) return this.scoredIds(hits);
-      } catch (err) {
-        if (!(err instanceof SearchThreadUnavailable)) throw err;
-        debug(`memory store ${this.dir}: dense search on the main thread: ${err.message}`);
-      }
+    if (query.filter?.sourcePaths === undefined && this.threads.usable && this.ann?.active(this.rows.size)) {
+      // The same candidates as the in-thread graph search (approximate(), unfiltered); used only when the
+      // store did not change (or close) while the thread searched, and the graph gave k rows.
+      const hits = await this.threads.search(query.vector, k);
+      if (hits !== undefined) return this.scoredIds(hits);
       this.ready("vectorSearch");
       const left = Math.min(k, this.rows.size);
       return left === 0 ? [] : this.searchHere(query, left);
@@ -480,7 +432,7 @@ export class MemoryStore implements VectorStoreAdapter {
       // Planned and the graph saved now (synchronously), so the files describe one state of the rows.
       const plan = this.rows.planFlush(this.matrix, this.compaction);
       const kept = plan.keep.map((s) => this.rows.segments[s]);
-      const ann = this.graphWrite(this.dir, this.matrix.length, final);
+      const ann = this.ann === undefined ? undefined : graphForFlush(this.dir, this.ann, this.matrix.length, final);
       const written = await writeGeneration(this.dir, { embedderId: this.embedderId, dimensions: this.matrix.dimensions, generation }, plan, kept, ann);
       this.rows.applyFlush(plan, written.segment);
       this.generation = written.manifest.generation;
@@ -494,22 +446,9 @@ export class MemoryStore implements VectorStoreAdapter {
     }
   }
 
-  /** The graph of the generation a flush writes: saved now, the file on disk kept, or none. */
-  private graphWrite(dir: string, rows: number, final: boolean): GraphWrite | undefined {
-    const ann = this.ann;
-    const plan = ann?.flushPlan(rows, final) ?? { kind: "none" };
-    if (ann === undefined || plan.kind === "none") return undefined;
-    if (plan.kind === "keep") return { kept: plan.file, settings: graphSettings(ann, plan.rows) };
-    return saveGraphTemp(dir, ann, rows);
-  }
-
   private async saveLaggingGraph(dir: string, ann: AnnLeg, rows: number): Promise<void> {
     try {
-      const graph = saveGraphTemp(dir, ann, rows);
-      if (await replaceGraph(dir, this.generation, graph)) {
-        const m = await readManifest(dir);
-        if (m?.files.ann !== undefined) ann.savedAs(m.files.ann, rows);
-      }
+      await saveLaggingGraph(dir, this.generation, ann, rows);
     } catch (err) {
       throw this.error("E_STORE", "close", `cannot write the ANN graph to ${this.dir}: ${(err as Error).message}`, {}, err);
     }
@@ -541,9 +480,4 @@ export class MemoryStore implements VectorStoreAdapter {
   }
 
   private readonly error = storeErrorBuilder(ADAPTER);
-}
-
-/** Graph candidates an unfiltered top-`k` search asks for (before `ann.candidates`): 2·k, at least k + 10. */
-function overFetch(k: number): number {
-  return Math.max(2 * k, k + 10);
 }
