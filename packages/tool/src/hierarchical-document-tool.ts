@@ -640,15 +640,15 @@ export class HierarchicalDocumentTool {
 
   /**
    * Sets the definitions of a source, keeping the term index equal to one built from every source's in order.
-   * A source new to the index comes last, so its entries are added to the index as they are (each file of a
-   * first ingest costs its own definitions, not all of them so far); a source that had definitions keeps its
-   * place, so the index is rebuilt; a source without definitions before or after changes nothing.
+   * The source goes last (a re-ingested one too: a reopen replaying `derived-delta.json` orders it so, and
+   * `define` lists a term's definitions in that order). A source new to the index only adds its entries (each
+   * file of a first ingest costs its own definitions, not all of them so far); one that had definitions
+   * rebuilds the index; a source without definitions before or after changes nothing.
    */
   private replaceDefinitions(sourcePath: string, entries: DefinitionEntry[]): void {
-    const had = this.definitions.has(sourcePath);
+    const had = this.definitions.delete(sourcePath);
     if (!had && entries.length === 0) return;
     if (entries.length > 0) this.definitions.set(sourcePath, entries);
-    else this.definitions.delete(sourcePath);
     if (had) this.terms = new TermIndex([...this.definitions.values()].flat());
     else this.terms.addAll(entries);
   }
