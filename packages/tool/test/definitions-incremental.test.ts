@@ -23,7 +23,7 @@ async function answers(tool: HierarchicalDocumentTool): Promise<unknown> {
   const defines = ["port record", "Port Records", "authorised persons", "widget 3", "licensed operator 12", "vessel operators"].map((t) => tool.define(t).map((d) => d.id));
   const hits: unknown[] = [];
   for (const q of ["port record", "Licensed Operator 4 widget", "Authorised Person inspects"]) {
-    hits.push((await tool.search(q, { mode: "keyword", topK: 20 })).results.map((r) => [r.id, r.definitions.map((d) => d.id)]));
+    hits.push((await tool.search(q, { mode: "keyword", topK: 20 })).results.map((r) => [r.id, r.definitions.map((d) => [d.term, d.sourceSection, d.definitionText])]));
   }
   return { list, defines, hits };
 }
