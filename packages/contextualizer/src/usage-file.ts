@@ -1,6 +1,6 @@
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { HierdocError } from "@hierdoc/core";
+import { HierdocError, readTextIfExists } from "@hierdoc/core";
 import { mergeContextUsage, type ContextUsage } from "./usage-accounting.js";
 
 /** File name of the lifetime usage totals inside the context cache folder. */
@@ -12,13 +12,8 @@ export const USAGE_FILE = "usage.json";
  */
 export async function readContextUsage(dir: string): Promise<ContextUsage | undefined> {
   const file = join(dir, USAGE_FILE);
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new HierdocError("E_INDEX_CORRUPT", `cannot read ${file}`, { cause: err, details: { file } });
-  }
+  const text = await readTextIfExists(file);
+  if (text === null) return undefined;
   try {
     const parsed = JSON.parse(text) as ContextUsage;
     if (!Array.isArray(parsed.models)) throw new Error("no models array");

@@ -1,7 +1,6 @@
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ScoredId } from "@hierdoc/core";
-import { HierdocError, StringTable } from "@hierdoc/core";
+import { HierdocError, readTextIfExists, StringTable } from "@hierdoc/core";
 import { writeFileAtomic } from "./atomic-write.js";
 import { FlatExactPostings, exactChunkList, type ExactChunk, type ExactChunkList, type ExactIndexState } from "./exact-state.js";
 import { findQuotedPhrases, findSectionIds, numberPrefixes, parseSectionId, parseSectionIdList, type ParsedSectionId } from "./section-id.js";
@@ -228,13 +227,8 @@ export class ExactIndex {
    */
   static async load(dir: string, options: ExactIndexOptions = {}): Promise<ExactIndex | null> {
     const file = join(dir, EXACT_FILE_NAME);
-    let raw: string;
-    try {
-      raw = await readFile(file, "utf8");
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
-      throw new HierdocError("E_INDEX_CORRUPT", `cannot read ${file}`, { cause: err, details: { file } });
-    }
+    const raw = await readTextIfExists(file);
+    if (raw === null) return null;
     try {
       return ExactIndex.fromJSON(JSON.parse(raw), options);
     } catch (err) {

@@ -1,6 +1,6 @@
-import { readFile, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { HierdocError, type DefinitionEntry } from "@hierdoc/core";
+import { HierdocError, readTextIfExists, type DefinitionEntry } from "@hierdoc/core";
 import { writeFileAtomic } from "@hierdoc/keyword-search";
 import type { CatalogEntry } from "./catalog.js";
 
@@ -43,13 +43,8 @@ export async function writeDerivedDelta(dir: string, delta: Omit<DerivedDelta, "
  */
 export async function readDerivedDelta(dir: string): Promise<DerivedDelta | null> {
   const file = join(dir, DERIVED_DELTA_FILE_NAME);
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw new HierdocError("E_INDEX_CORRUPT", `cannot read ${file}: ${(err as Error).message}`, { cause: err, details: { file } });
-  }
+  const text = await readTextIfExists(file);
+  if (text === null) return null;
   let delta: DerivedDelta;
   try {
     delta = JSON.parse(text) as DerivedDelta;
