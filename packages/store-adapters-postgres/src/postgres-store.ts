@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import pg from "pg";
 import type {
   ChunkRecord,
@@ -120,6 +121,10 @@ export class PostgresStore implements VectorStoreAdapter {
         await client.query(createMetaSql(this.names));
         const rows = await client.query<{ key: string; value: string }>(`SELECT key, value FROM ${this.names.meta}`);
         const found = Object.fromEntries(rows.rows.map((r) => [r.key, r.value]));
+        // The identity of this table's contents (see stamp()): a table created before stamps existed gets one.
+        if (found.embedder_id !== undefined && found.created === undefined) {
+          await client.query(`INSERT INTO ${this.names.meta} (key, value) VALUES ('created', $1) ON CONFLICT (key) DO NOTHING`, [randomUUID()]);
+        }
         if (found.embedder_id !== undefined) return found;
         for (const sql of createTableSql(this.names, options.dimensions, this.textConfig)) await client.query(sql);
         const values: Record<string, string> = {
@@ -127,6 +132,8 @@ export class PostgresStore implements VectorStoreAdapter {
           dimensions: String(options.dimensions),
           text_config: this.textConfig,
           schema_version: SCHEMA_VERSION,
+          created: randomUUID(),
+          writes: "0",
         };
         for (const [key, value] of Object.entries(values)) {
           await client.query(`INSERT INTO ${this.names.meta} (key, value) VALUES ($1, $2)`, [key, value]);
@@ -172,10 +179,25 @@ export class PostgresStore implements VectorStoreAdapter {
             batch.map((r) => JSON.stringify(r.record)),
           ]);
         }
+        await this.bumpWrites(client);
       });
     } catch (err) {
       throw mapPgError(err, "upsert", this.retry.where);
     }
+  }
+
+  /**
+   * The identity of the table's contents: `postgres:{schema.table}:{created}:{writes}`, where `created` is a
+   * random id given to the table when first opened (a dropped and re-created table gets another) and `writes`
+   * a counter every upsert and every delete that removed rows bumps in its own transaction (by any process).
+   * Reads and deletes that remove nothing leave it unchanged.
+   * @throws HierdocError E_STORE when the store is not open; E_STORE_UNAVAILABLE when the server cannot be reached.
+   */
+  async stamp(): Promise<string | null> {
+    this.ready("stamp");
+    const rows = await this.read<{ key: string; value: string }>("stamp", `SELECT key, value FROM ${this.names.meta} WHERE key IN ('created', 'writes')`, []);
+    const meta = Object.fromEntries(rows.map((r) => [r.key, r.value]));
+    return meta.created === undefined ? null : `postgres:${this.names.display}:${meta.created}:${meta.writes ?? "0"}`;
   }
 
   /** Records for the given ids (retried on connection errors); missing ids are skipped. */
@@ -191,13 +213,13 @@ export class PostgresStore implements VectorStoreAdapter {
   async deleteByIds(ids: string[]): Promise<void> {
     this.ready("deleteByIds");
     if (ids.length === 0) return;
-    await this.write("deleteByIds", `DELETE FROM ${this.names.table} WHERE id = ANY($1::text[])`, [ids]);
+    await this.deleteWhere("deleteByIds", `DELETE FROM ${this.names.table} WHERE id = ANY($1::text[])`, [ids]);
   }
 
   /** Removes every record of one source file. */
   async deleteBySource(sourcePath: string): Promise<void> {
     this.ready("deleteBySource");
-    await this.write("deleteBySource", `DELETE FROM ${this.names.table} WHERE source_path = $1`, [sourcePath]);
+    await this.deleteWhere("deleteBySource", `DELETE FROM ${this.names.table} WHERE source_path = $1`, [sourcePath]);
   }
 
   /** Every record in id order, paged by keyset (each page retried on connection errors). */
@@ -285,12 +307,24 @@ export class PostgresStore implements VectorStoreAdapter {
     return withRetry(operation, this.retry, async () => (await this.pool.query<T>(sql, params)).rows);
   }
 
-  private async write(operation: string, sql: string, params: unknown[]): Promise<void> {
+  /** Runs a DELETE and, when it removed rows, bumps the write counter in the same transaction. */
+  private async deleteWhere(operation: string, sql: string, params: unknown[]): Promise<void> {
     try {
-      await this.pool.query(sql, params);
+      await this.transaction(async (client) => {
+        const res = await client.query(sql, params);
+        if ((res.rowCount ?? 0) > 0) await this.bumpWrites(client);
+      });
     } catch (err) {
       throw mapPgError(err, operation, this.retry.where);
     }
+  }
+
+  /** Adds one to the `writes` meta row (created at 1 when missing), inside the caller's transaction. */
+  private async bumpWrites(client: pg.PoolClient): Promise<void> {
+    await client.query(
+      `INSERT INTO ${this.names.meta} AS m (key, value) VALUES ('writes', '1')
+       ON CONFLICT (key) DO UPDATE SET value = (m.value::bigint + 1)::text`,
+    );
   }
 
   private async transaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {

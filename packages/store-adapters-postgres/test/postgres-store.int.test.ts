@@ -87,6 +87,60 @@ describe("PostgresStore on PGlite", () => {
     await admin.query('DROP TABLE schema_check; DROP TABLE schema_check_meta');
   });
 
+  it("stamps its contents: unchanged by reads, a reopen and deletes that remove nothing; changed by every write, from any process; another after the table is re-created", async () => {
+    const store = new PostgresStore({ connection, table: "stamp_check" });
+    await store.open({ embedderId: "e", dimensions: 4 });
+    const empty = await store.stamp();
+    expect(empty).toMatch(/^postgres:stamp_check:[0-9a-f-]{36}:0$/);
+    const records = makeStoreRecords(6, { dimensions: 4 });
+    await store.upsert(records);
+    const written = await store.stamp();
+    expect(written).not.toBe(empty);
+    await store.count();
+    await store.get([records[0].record.id]);
+    await store.vectorSearch({ topK: 2, vector: records[1].vector });
+    await store.fullTextSearch({ topK: 2, text: "paragraph" });
+    for await (const r of store.scan()) expect(r.id).toBeDefined();
+    await store.deleteBySource("nothing-here.md");
+    await store.deleteByIds(["no-such-id"]);
+    expect(await store.stamp()).toBe(written);
+    const other = new PostgresStore({ connection, table: "stamp_check" });
+    await other.open({ embedderId: "e", dimensions: 4 });
+    expect(await other.stamp()).toBe(written);
+    await other.deleteByIds([records[0].record.id]);
+    const deleted = await store.stamp();
+    expect(deleted).not.toBe(written);
+    await other.deleteBySource(records[1].record.sourcePath);
+    const bySource = await store.stamp();
+    expect(bySource).not.toBe(deleted);
+    await store.upsert([records[0]]);
+    expect(await other.stamp()).not.toBe(bySource);
+    await other.close();
+    await store.close();
+    await expectHierdocError(store.stamp(), { code: "E_STORE", adapter: "postgres", operation: "stamp" });
+    await admin.query("DROP TABLE stamp_check; DROP TABLE stamp_check_meta");
+    const fresh = new PostgresStore({ connection, table: "stamp_check" });
+    await fresh.open({ embedderId: "e", dimensions: 4 });
+    expect((await fresh.stamp())?.split(":")[2]).not.toBe(empty?.split(":")[2]);
+    await fresh.close();
+    await admin.query("DROP TABLE stamp_check; DROP TABLE stamp_check_meta");
+  });
+
+  it("gives a table created before stamps existed a stamp on its next open", async () => {
+    const store = new PostgresStore({ pool: admin, table: "old_stamp" });
+    await store.open({ embedderId: "e", dimensions: 4 });
+    await admin.query("DELETE FROM old_stamp_meta WHERE key IN ('created', 'writes')");
+    expect(await store.stamp()).toBeNull();
+    await store.close();
+    const again = new PostgresStore({ pool: admin, table: "old_stamp" });
+    await again.open({ embedderId: "e", dimensions: 4 });
+    expect(await again.stamp()).toMatch(/^postgres:old_stamp:[0-9a-f-]{36}:0$/);
+    await again.upsert(makeStoreRecords(1, { dimensions: 4 }));
+    expect(await again.stamp()).toMatch(/:1$/);
+    await again.close();
+    await admin.query("DROP TABLE old_stamp; DROP TABLE old_stamp_meta");
+  });
+
   it("full text uses the English configuration (stemming) and websearch syntax", async () => {
     const store = new PostgresStore({ pool: admin, table: "fts_check" });
     await store.open({ embedderId: "e", dimensions: 4 });
