@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it } from "@jest/globals";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConverterLimitsConfigSchema, isHierdocError, type ConverterLimitsConfig } from "@hierdoc/core";
-import { ConvertPool, type HierarchicalDocumentTool } from "@hierdoc/tool";
+import { ConvertPool } from "@hierdoc/tool";
 import { balloonPdf, plainPdf, spinningPdf } from "./hostile-pdf.js";
-import { openTool, workspace } from "./helpers.js";
+import { perTestScratch } from "./helpers.js";
 
 // The pool runs the built worker (packages/tool/dist/convert-worker.js): `npm test` builds first.
 const limits = (over: Partial<ConverterLimitsConfig> = {}): ConverterLimitsConfig => ConverterLimitsConfigSchema.parse(over);
@@ -111,17 +111,11 @@ describe("ConvertPool: conversion in worker threads under time and memory caps",
 });
 
 describe("ingest with hostile files in the folder", () => {
-  let ws: ReturnType<typeof workspace>;
-  let tool: HierarchicalDocumentTool | undefined;
-  afterEach(async () => {
-    await tool?.close();
-    tool = undefined;
-    ws?.cleanup();
-  });
+  const scratch = perTestScratch();
 
   it("one bad PDF is one failed file naming the cap; the rest of the folder ingests and nothing already indexed is lost", async () => {
-    ws = workspace();
-    tool = await openTool(ws.index, { limits: { max_memory_mb: 64, timeout_seconds: 60 } });
+    const ws = scratch.workspace();
+    const tool = await scratch.open(ws.index, { limits: { max_memory_mb: 64, timeout_seconds: 60 } });
     const first = await tool.ingest([ws.docs], { workers: 2 });
     expect(first.files.map((f) => f.outcome)).toEqual(["added", "added", "added"]);
     const before = tool.chunkCount;
@@ -145,8 +139,8 @@ describe("ingest with hostile files in the folder", () => {
   }, 120_000);
 
   it("converts in this thread with workers: 0 (same outcome for good files)", async () => {
-    ws = workspace();
-    tool = await openTool(ws.index, { ingest: { workers: 0 } });
+    const ws = scratch.workspace();
+    const tool = await scratch.open(ws.index, { ingest: { workers: 0 } });
     const report = await tool.ingest([ws.docs]);
     expect(report.files.map((f) => f.outcome)).toEqual(["added", "added", "added"]);
     expect(report.timingsMs.prepare).toBeGreaterThan(0);

@@ -1,3 +1,4 @@
+import { afterEach } from "@jest/globals";
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -34,4 +35,32 @@ export async function openTool(index: string, overrides: Partial<ToolConfigInput
     embedder: new HashEmbedder({ dimensions: 256 }),
     onWarning,
   });
+}
+
+/**
+ * Scratch workspaces and tools for the tests of the calling `describe`: what `workspace()` and `open()` hand
+ * out is closed (every tool, also one a test closed already) and removed after each test, pass or fail.
+ */
+export function perTestScratch(): {
+  workspace: () => ReturnType<typeof workspace>;
+  open: (...args: Parameters<typeof openTool>) => Promise<HierarchicalDocumentTool>;
+} {
+  const spaces: Array<ReturnType<typeof workspace>> = [];
+  const tools: HierarchicalDocumentTool[] = [];
+  afterEach(async () => {
+    for (const tool of tools.splice(0)) await tool.close().catch(() => undefined);
+    for (const ws of spaces.splice(0)) ws.cleanup();
+  });
+  return {
+    workspace: () => {
+      const ws = workspace();
+      spaces.push(ws);
+      return ws;
+    },
+    open: async (...args) => {
+      const tool = await openTool(...args);
+      tools.push(tool);
+      return tool;
+    },
+  };
 }

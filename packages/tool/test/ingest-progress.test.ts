@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it } from "@jest/globals";
+import { describe, expect, it } from "@jest/globals";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { HierarchicalDocumentTool, IngestProgress } from "@hierdoc/tool";
-import { openTool, workspace } from "./helpers.js";
+import type { IngestProgress } from "@hierdoc/tool";
+import { perTestScratch } from "./helpers.js";
 
 /** A markdown file of `n` short sections: one chunk each. */
 function manySections(n: number): string {
@@ -10,19 +10,13 @@ function manySections(n: number): string {
 }
 
 describe("ingest progress inside a large file", () => {
-  let ws: ReturnType<typeof workspace>;
-  let tool: HierarchicalDocumentTool | undefined;
-  afterEach(async () => {
-    await tool?.close();
-    tool = undefined;
-    ws?.cleanup();
-  });
+  const scratch = perTestScratch();
 
   it("reports embed progress per batch (stageDone/stageTotal) up to the file's chunk count", async () => {
-    ws = workspace();
+    const ws = scratch.workspace();
     const big = join(ws.dir, "big.md");
     writeFileSync(big, manySections(200));
-    tool = await openTool(ws.index);
+    const tool = await scratch.open(ws.index);
     const events: IngestProgress[] = [];
     const report = await tool.ingest([big], { onProgress: (e) => events.push(e) });
     const chunks = report.files[0]!.chunks;
@@ -35,8 +29,8 @@ describe("ingest progress inside a large file", () => {
   });
 
   it("stops between embedding batches when cancelled; files finished before are saved with their keyword index", async () => {
-    ws = workspace();
-    tool = await openTool(ws.index);
+    const ws = scratch.workspace();
+    let tool = await scratch.open(ws.index);
     await tool.ingest([ws.docs]); // a finished ingest: store and BM25 saved together
     const more = join(ws.dir, "more");
     mkdirSync(more);
@@ -52,7 +46,7 @@ describe("ingest progress inside a large file", () => {
     await expect(run).rejects.toMatchObject({ code: "E_CANCELLED" });
     await tool.close();
     const warnings: string[] = [];
-    tool = await openTool(ws.index, {}, (m) => warnings.push(m)); // what a new process sees
+    tool = await scratch.open(ws.index, {}, (m) => warnings.push(m)); // what a new process sees
     expect(warnings).toEqual([]); // the keyword index was saved with the store: nothing to rebuild
     const small = await tool.search("lighthouse beacon failure", { topK: 1, mode: "keyword" });
     expect(small.results[0]?.sourcePath).toContain("a-small.md");

@@ -7,10 +7,9 @@ import {
   expandSources,
   looksLikeText,
   summarizeSkipped,
-  type HierarchicalDocumentTool,
 } from "@hierdoc/tool";
 import { SUPPORTED_EXTENSIONS } from "@hierdoc/convert";
-import { openTool, workspace } from "./helpers.js";
+import { perTestScratch } from "./helpers.js";
 
 /** A folder with documents, source code, an unknown text file, binaries and a dot-folder. */
 function mixedFolder(): { dir: string; cleanup: () => void } {
@@ -156,20 +155,14 @@ describe("summarizeSkipped / describeSkipped", () => {
 });
 
 describe("ingest reports skipped files and honours include / exclude", () => {
-  let ws: ReturnType<typeof workspace>;
-  let tool: HierarchicalDocumentTool | undefined;
-  afterEach(async () => {
-    await tool?.close();
-    tool = undefined;
-    ws?.cleanup();
-  });
+  const scratch = perTestScratch();
 
   it("accounts for every file: ingested files in `files`, the rest in `skipped`; config and per-run globs add up", async () => {
-    ws = workspace();
+    const ws = scratch.workspace();
     writeFileSync(join(ws.docs, "tool.qq"), "def run():\n    return 'ok'\n");
     writeFileSync(join(ws.docs, "tool.yy"), "fn run() {}\n");
     writeFileSync(join(ws.docs, "blob.bin"), Buffer.from([0, 1, 2, 3]));
-    tool = await openTool(ws.index, { include: ["*.qq"] });
+    const tool = await scratch.open(ws.index, { include: ["*.qq"] });
     const report = await tool.ingest([ws.docs], { include: ["*.bin"] });
     const added = report.files.filter((x) => x.outcome === "added").map((x) => x.sourcePath.slice(ws.docs.length + 1));
     expect(added).toEqual(["community-garden-rules.txt", "harbour-data-act.md", "pumpstation-manual.md", "tool.qq"]);
@@ -182,10 +175,10 @@ describe("ingest reports skipped files and honours include / exclude", () => {
   });
 
   it("removes a file an exclude glob now names, keeps a file skipped only for its extension that was named explicitly", async () => {
-    ws = workspace();
+    const ws = scratch.workspace();
     const odd = join(ws.docs, "extra.weird");
     writeFileSync(odd, "Extra notes about valves.\n");
-    tool = await openTool(ws.index);
+    const tool = await scratch.open(ws.index);
     await tool.ingest([ws.docs]);
     await tool.ingest([odd]);
     expect(tool.sources()).toContain(odd);
@@ -198,8 +191,8 @@ describe("ingest reports skipped files and honours include / exclude", () => {
   });
 
   it("an all-skipped folder reports every file as skipped and ingests none", async () => {
-    ws = workspace();
-    tool = await openTool(ws.index);
+    const ws = scratch.workspace();
+    const tool = await scratch.open(ws.index);
     const report = await tool.ingest([ws.docs], { exclude: ["*"] });
     expect(report.files).toEqual([]);
     expect(report.skipped.map((s) => s.reason)).toEqual(["excluded", "excluded", "excluded"]);
