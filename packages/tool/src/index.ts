@@ -30,3 +30,4 @@ export { ConvertPool, type ConvertPoolOptions } from "./convert-pool.js";
 export { workerComponents, type WorkerComponents } from "./worker-stages.js";
 export { defaultWorkers } from "./read-ahead.js";
 export type { PreparedFile, PrepareOptions } from "./prepare-file.js";
+export { readIndexFolderState, type IndexFolderState } from "./index-folder-state.js";
