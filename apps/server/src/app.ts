@@ -10,19 +10,20 @@ import { HttpError, toErrorResponse } from "./http-errors.js";
 import { checkIngestPaths, type IngestRoots } from "./ingest-paths.js";
 import { crossReferenceJson, definitionJson, ingestJson, recordJson, responseJson } from "./json-format.js";
 import { registerBrowseRoutes } from "./browse-routes.js";
+import type { IndexWatcher } from "./index-watcher.js";
 import { handleMcpHttp } from "./mcp.js";
 import type { ServerMetrics } from "./metrics.js";
 import { openApiDocument } from "./openapi.js";
 import type { OutlineIndex } from "./outline-index.js";
 import type { ReadGate } from "./read-gate.js";
 import { describeIssues, requestSchemas } from "./schemas.js";
-import type { LogEntry, ServedTool, ServerLimits } from "./types.js";
+import type { LogEntry, ServerLimits } from "./types.js";
 import { registerUiRoutes, type UiAssets } from "./ui-routes.js";
 
 /** Everything the routes need; built by {@link startServer}. */
 export interface AppContext {
+  /** The served tool (replaced on a reload) and the read/write holds on it. */
   gate: ReadGate;
-  tool: ServedTool;
   limits: ServerLimits;
   token: string | undefined;
   roots: IngestRoots;
@@ -34,6 +35,8 @@ export interface AppContext {
   mcp: boolean;
   /** Document outlines for `/documents`, `/outline` and `/stats`. */
   outlines: OutlineIndex;
+  /** Reloads the index when another process changes it; undefined when off. */
+  watcher: IndexWatcher | undefined;
   /** The built search page, served at `/`, `/s/…`, `/terms`, `/info` and `/assets/…`; undefined turns it off. */
   ui: UiAssets | undefined;
   state: { closing: boolean; inFlight: number; url: string };
@@ -205,10 +208,16 @@ export function createApp(ctx: AppContext): Hono<Env> {
     if (ctx.gate.lock.writing) throw new HttpError(409, "E_CONFLICT", "another ingest is running; retry when it has finished", { retryable: true });
     const signal = AbortSignal.timeout(ctx.limits.ingestTimeoutMs);
     const report = await ctx.gate.write(async () => {
+      // An ingest another process finished is loaded first: this one must not write over it from an old view.
+      await ctx.watcher?.beforeWrite();
+      let succeeded = false;
       try {
-        return await ctx.tool.ingest(paths, { force: body.force ?? false, signal });
+        const r = await ctx.gate.tool.ingest(paths, { force: body.force ?? false, signal });
+        succeeded = true;
+        return r;
       } finally {
         ctx.outlines.invalidate();
+        await ctx.watcher?.afterWrite(succeeded);
       }
     });
     ctx.log({ level: "info", msg: "ingest", files: report.files.length, chunks_written: report.chunksWritten, chunks_deleted: report.chunksDeleted });
@@ -220,7 +229,7 @@ export function createApp(ctx: AppContext): Hono<Env> {
 
   app.get("/health", async (c) => {
     setRoute(c, "/health");
-    return c.json({ status: "ok", chunks: ctx.tool.chunkCount, ingesting: ctx.gate.lock.writing });
+    return c.json({ status: "ok", chunks: ctx.gate.tool.chunkCount, ingesting: ctx.gate.lock.writing, index: indexStatusJson(ctx.watcher) });
   });
 
   app.get("/metrics", async (c) => {
@@ -242,4 +251,21 @@ export function createApp(ctx: AppContext): Hono<Env> {
     });
   }
   return app;
+}
+
+/** The `index` object of `/health`: the served index state and its reloads (snake_case, as every answer). */
+function indexStatusJson(watcher: IndexWatcher | undefined): Record<string, unknown> {
+  if (!watcher) return { watching: false };
+  const s = watcher.status();
+  const last = s.lastReload;
+  return {
+    watching: s.watching,
+    loaded_at: s.loadedAt,
+    updated_at: s.updatedAt,
+    reloads: s.reloads,
+    reloading: s.reloading,
+    waiting_for_lock: s.waitingForLock,
+    last_reload: last && { at: last.at, reason: last.reason, ms: last.ms, chunks_before: last.chunksBefore, chunks_after: last.chunksAfter },
+    last_error: s.lastError,
+  };
 }

@@ -12,6 +12,7 @@ export { safeEqual, requireBearer } from "./auth.js";
 export { ClientLimiter } from "./client-limiter.js";
 export { ReadWriteLock } from "./rw-lock.js";
 export { ReadGate, withTimeout } from "./read-gate.js";
+export { IndexWatcher, DEFAULT_RELOAD_INTERVAL_MS, type ReloadOptions, type IndexStatus, type IndexWatcherHooks } from "./index-watcher.js";
 export { ServerMetrics } from "./metrics.js";
 export { requestSchemas, type SearchBody, type IngestBody } from "./schemas.js";
 export { resultJson, responseJson, recordJson, definitionJson, ingestJson, crossReferenceJson } from "./json-format.js";

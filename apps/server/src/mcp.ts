@@ -15,8 +15,9 @@ import {
 import { HttpError, toErrorResponse } from "./http-errors.js";
 import { definitionJson, recordJson, responseJson, resultJson } from "./json-format.js";
 import { registerSectionResources } from "./mcp-resources.js";
+import { IndexWatcher, type ReloadOptions } from "./index-watcher.js";
 import { ReadGate } from "./read-gate.js";
-import { DEFAULT_LIMITS, type ServedTool, type ServerLimits } from "./types.js";
+import { DEFAULT_LIMITS, type ServedTool, type ServerLimits, type ServerLogger } from "./types.js";
 
 /** Names of the MCP tools the server exposes. */
 export const MCP_TOOL_NAMES = ["search_documents", "get_section", "lookup_definition"] as const;
@@ -133,18 +134,37 @@ export async function handleMcpHttp(gate: ReadGate, limits: ServerLimits, reques
 
 /** A running stdio MCP server. */
 export interface McpStdioHandle {
-  /** Closes the MCP connection (the tool stays open; close it yourself). */
+  /** The served tool (after a reload, the new one). */
+  readonly tool: ServedTool;
+  /** Closes the MCP connection and stops reloading (the served tool stays open: close {@link tool} yourself). */
   close(): Promise<void>;
 }
 
 /**
  * Serves the MCP tools over this process's stdin/stdout (for agents that spawn `hierdoc serve --mcp`).
- * Nothing else may write to stdout while it runs; log to stderr.
+ * Nothing else may write to stdout while it runs; log to stderr. With `reload`, an ingest another process
+ * makes into the index folder is loaded as in the HTTP server (the replaced tools, the first one included,
+ * are closed once idle).
  */
-export async function startMcpStdio(tool: ServedTool, options: { limits?: Partial<ServerLimits>; stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream } = {}): Promise<McpStdioHandle> {
+export async function startMcpStdio(
+  tool: ServedTool,
+  options: { limits?: Partial<ServerLimits>; stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream; reload?: ReloadOptions; logger?: ServerLogger } = {},
+): Promise<McpStdioHandle> {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const server = createMcpServer(new ReadGate(tool, limits.requestTimeoutMs), limits);
+  const gate = new ReadGate(tool, limits.requestTimeoutMs);
+  const logger = options.logger ?? (() => {});
+  const watcher = options.reload ? new IndexWatcher(gate, options.reload, { log: (e) => logger({ time: new Date().toISOString(), ...e }) }) : undefined;
+  await watcher?.start();
+  const server = createMcpServer(gate, limits);
   const transport = new StdioServerTransport(options.stdin as never, options.stdout as never);
   await server.connect(transport);
-  return { close: () => server.close() };
+  return {
+    get tool() {
+      return gate.tool;
+    },
+    close: async () => {
+      await watcher?.close();
+      await server.close();
+    },
+  };
 }

@@ -8,6 +8,22 @@ const str = { type: "string" };
 const int = { type: "integer" };
 const num = { type: "number" };
 const strArr = { type: "array", items: str };
+const nullable = (type: string) => ({ type: [type, "null"] });
+/** The `index` object of `/health` (see the README's "Reload"). */
+const indexState = {
+  type: "object",
+  description: "The served index state; only `watching` when the server does not reload",
+  properties: {
+    watching: { type: "boolean" },
+    loaded_at: str,
+    updated_at: nullable("string"),
+    reloads: int,
+    reloading: { type: "boolean" },
+    waiting_for_lock: nullable("integer"),
+    last_reload: { type: ["object", "null"], properties: { at: str, reason: str, ms: int, chunks_before: int, chunks_after: int } },
+    last_error: nullable("string"),
+  },
+};
 const nullableStr = { type: ["string", "null"] };
 
 const CrossReference: Json = {
@@ -193,7 +209,7 @@ export function openApiDocument(limits: ServerLimits, serverUrl?: string): Json 
           },
         },
       },
-      "/health": { get: { operationId: "health", summary: "Liveness and index size", responses: { "200": json({ type: "object", properties: { status: str, chunks: int } }, "Serving"), "503": err("Shutting down") } } },
+      "/health": { get: { operationId: "health", summary: "Liveness and index size", responses: { "200": json({ type: "object", properties: { status: str, chunks: int, ingesting: { type: "boolean" }, index: indexState } }, "Serving"), "503": err("Shutting down") } } },
       "/metrics": { get: { operationId: "metrics", summary: "Prometheus metrics (text format)", responses: { "200": { description: "Metrics", content: { "text/plain": { schema: str } } } } } },
       "/openapi.json": { get: { operationId: "openapi", summary: "This document", responses: { "200": json({ type: "object" }, "OpenAPI 3.1 document") } } },
       "/mcp": {

@@ -19,19 +19,35 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+/** One served tool and the reads running on it (a replaced tool is closed once they are done). */
+interface ToolSlot {
+  tool: ServedTool;
+  users: number;
+  idle?: () => void;
+}
+
 /**
  * Access to the served tool for every reader (HTTP routes and MCP tools): shared hold of the index lock
- * (ingests are exclusive) and the request timeout.
+ * (ingests are exclusive) and the request timeout. The tool can be {@link replace}d (a reload after another
+ * process changed the index): reads that started on the old tool finish on it, later reads get the new one.
  */
 export class ReadGate {
   readonly lock = new ReadWriteLock();
-  /** Results of {@link readShared}, dropped by every {@link write}. */
+  /** Results of {@link readShared}, dropped by every {@link write} and {@link replace}. */
   readonly shared = new SharedResults();
+  private slot: ToolSlot;
 
   constructor(
-    readonly tool: ServedTool,
+    tool: ServedTool,
     private readonly timeoutMs: number,
-  ) {}
+  ) {
+    this.slot = { tool, users: 0 };
+  }
+
+  /** The tool new reads and ingests use. */
+  get tool(): ServedTool {
+    return this.slot.tool;
+  }
 
   /**
    * Runs a read against the tool.
@@ -39,7 +55,7 @@ export class ReadGate {
    */
   read<T>(what: string, fn: (tool: ServedTool) => Promise<T> | T): Promise<T> {
     return withTimeout(
-      this.lock.read(() => fn(this.tool)),
+      this.lock.read(() => this.use(fn)),
       this.timeoutMs,
       what,
     );
@@ -52,7 +68,7 @@ export class ReadGate {
    * @throws HttpError 503 E_TIMEOUT as {@link read}.
    */
   readShared<T>(what: string, key: string, fn: (tool: ServedTool) => Promise<T> | T): Promise<T> {
-    const work = this.shared.get(`${what}\u0000${key}`, () => this.lock.read(() => fn(this.tool)));
+    const work = this.shared.get(`${what}\u0000${key}`, () => this.lock.read(() => this.use(fn)));
     return withTimeout(work, this.timeoutMs, what);
   }
 
@@ -65,5 +81,28 @@ export class ReadGate {
         this.shared.clear();
       }
     });
+  }
+
+  /**
+   * Serves `next` from now on, at once (no read waits): shared answers are dropped; reads already running on
+   * the old tool finish on it. Never call it while an ingest runs (the caller checks {@link ReadWriteLock.writing}).
+   * @returns the old tool and a promise settled when no read uses it any more (then close it).
+   */
+  replace(next: ServedTool): { old: ServedTool; idle: Promise<void> } {
+    const old = this.slot;
+    this.slot = { tool: next, users: 0 };
+    this.shared.clear();
+    const idle = old.users === 0 ? Promise.resolve() : new Promise<void>((resolve) => (old.idle = resolve));
+    return { old: old.tool, idle };
+  }
+
+  private async use<T>(fn: (tool: ServedTool) => Promise<T> | T): Promise<T> {
+    const slot = this.slot;
+    slot.users++;
+    try {
+      return await fn(slot.tool);
+    } finally {
+      if (--slot.users === 0) slot.idle?.();
+    }
   }
 }

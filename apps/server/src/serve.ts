@@ -1,10 +1,18 @@
+import { indexDirOf } from "@hierdoc/runtime";
+import { readIndexFolderState } from "@hierdoc/tool";
+import type { ReloadOptions } from "./index-watcher.js";
 import { startMcpStdio } from "./mcp.js";
 import { openIndexTool, type IndexLocation } from "./runtime.js";
 import { startServer } from "./start-server.js";
 import type { LogEntry, ServerLogger, StartServerOptions } from "./types.js";
 
-/** Options of {@link serve}: where the index is, plus every {@link StartServerOptions} except `tool` / `open`. */
-export interface ServeOptions extends IndexLocation, Omit<StartServerOptions, "tool" | "open"> {
+/** Options of {@link serve}: where the index is, plus every {@link StartServerOptions} except `tool` / `open` / `reload`. */
+export interface ServeOptions extends IndexLocation, Omit<StartServerOptions, "tool" | "open" | "reload"> {
+  /**
+   * Reload the index when another process changes it (`hierdoc ingest` in another terminal), checking the folder
+   * every `intervalMs` (1,000). Default on; `false` serves the state opened at start until restarted.
+   */
+  reload?: boolean | { intervalMs?: number };
   /** Serve MCP over this process's stdin/stdout instead of HTTP (`hierdoc serve --mcp`). */
   stdio?: boolean;
   /** Stop gracefully on SIGINT / SIGTERM (and, in stdio mode, when stdin ends). Default true. */
@@ -39,24 +47,34 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
   const logger = options.logger ?? stderrLogger;
   const token = options.token ?? (env.HIERDOC_SERVER_TOKEN || undefined);
   const canIngest = !options.stdio && !!token && (options.ingestRoots?.length ?? 0) > 0;
-  const tool = await openIndexTool(options, {
-    mustExist: !canIngest,
+  const openOptions = {
     env,
-    onWarning: (m) => logger({ level: "warn", msg: "tool warning", warning: m }),
-  });
+    onWarning: (m: string) => logger({ level: "warn", msg: "tool warning", warning: m }),
+  };
+  const indexDir = indexDirOf({ index: options.index });
+  // Sampled before the open, so an ingest that finishes while it runs is reloaded.
+  const since = options.reload === false ? undefined : await readIndexFolderState(indexDir);
+  const tool = await openIndexTool(options, { mustExist: !canIngest, ...openOptions });
+  const reload: ReloadOptions | undefined =
+    since && {
+      indexDir,
+      since,
+      intervalMs: typeof options.reload === "object" ? options.reload.intervalMs : undefined,
+      open: () => openIndexTool(options, { mustExist: true, ...openOptions }),
+    };
   let resolveClosed!: () => void;
   const closed = new Promise<void>((r) => (resolveClosed = r));
   let stop: () => Promise<void>;
   let url: string | undefined;
   if (options.stdio) {
-    const mcp = await startMcpStdio(tool, { limits: options.limits });
+    const mcp = await startMcpStdio(tool, { limits: options.limits, reload, logger });
     stop = async () => {
       await mcp.close().catch(() => {});
-      await tool.close();
+      await mcp.tool.close();
     };
     if (options.handleSignals ?? true) process.stdin.once("end", () => void close());
   } else {
-    const server = await startServer({ ...options, tool, token, logger });
+    const server = await startServer({ ...options, tool, token, logger, reload });
     url = server.url;
     stop = () => server.close();
   }

@@ -2,7 +2,9 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { createAdaptorServer } from "@hono/node-server";
 import { HierdocError } from "@hierdoc/core";
+import { readIndexFolderState } from "@hierdoc/tool";
 import { createApp } from "./app.js";
+import { IndexWatcher } from "./index-watcher.js";
 import { resolveIngestRoots } from "./ingest-paths.js";
 import { ServerMetrics } from "./metrics.js";
 import { OutlineIndex } from "./outline-index.js";
@@ -45,15 +47,22 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     if (sink && LEVELS[entry.level] >= minLevel) sink({ time: new Date().toISOString(), ...entry });
   };
   const roots = await resolveIngestRoots(options.ingestRoots ?? [], (root) => log({ level: "warn", msg: "ingest root does not exist; ignored", root }));
+  // Sampled before the open, so an ingest that finishes while it runs is reloaded.
+  const since = options.reload && (options.reload.since ?? (await readIndexFolderState(options.reload.indexDir)));
   const tool = options.tool ?? (await options.open!());
   const host = options.host ?? "127.0.0.1";
   const state = { closing: false, inFlight: 0, url: "" };
-  const metrics = new ServerMetrics(() => tool.chunkCount);
   const gate = new ReadGate(tool, limits.requestTimeoutMs);
+  const metrics = new ServerMetrics(() => gate.tool.chunkCount);
+  const outlines = new OutlineIndex(() => gate.tool.store.scan(), () => gate.tool.chunkCount);
+  // The first tool is closed by the server only with `closeTool`; the ones it opens itself, always.
+  const closeServed = async (t: typeof tool): Promise<void> => {
+    if (t !== tool || (options.closeTool ?? true)) await t.close();
+  };
+  const watcher = options.reload ? new IndexWatcher(gate, { ...options.reload, since }, { log, onSwap: () => outlines.invalidate(), closeOld: closeServed }) : undefined;
   const allowedHosts: string[] | undefined = LOOPBACK.has(host) ? [] : undefined;
   const app = createApp({
     gate,
-    tool,
     limits,
     token: options.token || undefined,
     roots,
@@ -62,7 +71,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     corsOrigins: options.cors?.origins,
     allowedHosts,
     mcp: options.mcp ?? true,
-    outlines: new OutlineIndex(() => tool.store.scan(), () => tool.chunkCount),
+    outlines,
+    watcher,
     ui: options.ui === false ? undefined : UiAssets.load(),
     state,
   });
@@ -91,7 +101,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const hostPart = host.includes(":") ? `[${host}]` : host;
   state.url = `http://${hostPart}:${port}`;
   if (allowedHosts) for (const h of ["127.0.0.1", "localhost", "[::1]", hostPart]) allowedHosts.push(h, `${h}:${port}`);
-  log({ level: "info", msg: "listening", url: state.url, ingest: roots.lexical.length > 0 && !!options.token, mcp: options.mcp ?? true });
+  await watcher?.start();
+  log({ level: "info", msg: "listening", url: state.url, ingest: roots.lexical.length > 0 && !!options.token, mcp: options.mcp ?? true, reload: !!watcher });
 
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => {
@@ -110,10 +121,18 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       }
       server.closeAllConnections();
       await stopped;
-      if (options.closeTool ?? true) await tool.close();
+      await watcher?.close();
+      await closeServed(gate.tool);
       log({ level: "info", msg: "closed" });
     })();
     return closed;
   };
-  return { url: state.url, port, tool, close };
+  return {
+    url: state.url,
+    port,
+    get tool() {
+      return gate.tool;
+    },
+    close,
+  };
 }

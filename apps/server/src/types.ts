@@ -1,4 +1,5 @@
 import type { HierarchicalDocumentTool } from "@hierdoc/tool";
+import type { ReloadOptions } from "./index-watcher.js";
 
 /**
  * The part of {@link HierarchicalDocumentTool} the server uses. Any object with these members can be served
@@ -81,6 +82,12 @@ export interface StartServerOptions {
   closeTool?: boolean;
   /** Time `close()` waits for in-flight requests before cutting connections. Default 10,000 ms. */
   shutdownGraceMs?: number;
+  /**
+   * Reload the index when another process (`hierdoc ingest` in another terminal) changes its folder: the
+   * folder and how to open a new tool over it. Default: off (`serve()` turns it on). Tools the server opens
+   * this way are always closed by it; the first one only when `closeTool` is true.
+   */
+  reload?: ReloadOptions;
 }
 
 /** A running server. */
@@ -89,8 +96,8 @@ export interface RunningServer {
   url: string;
   /** The bound port. */
   port: number;
-  /** The served tool. */
-  tool: ServedTool;
+  /** The served tool (after a reload, the new one). */
+  readonly tool: ServedTool;
   /**
    * Graceful shutdown: stops accepting connections, answers new requests on open connections with 503,
    * waits for in-flight requests (up to `shutdownGraceMs`), then closes the tool. Idempotent.
