@@ -85,7 +85,8 @@ export class ReadGate {
 
   /**
    * Serves `next` from now on, at once (no read waits): shared answers are dropped; reads already running on
-   * the old tool finish on it. Never call it while an ingest runs (the caller checks {@link ReadWriteLock.writing}).
+   * the old tool finish on it. Never call it while an ingest runs on the old tool (the `IndexWatcher` swaps only
+   * from its own checks, which an ingest through the server waits for in `beforeWrite`).
    * @returns the old tool and a promise settled when no read uses it any more (then close it).
    */
   replace(next: ServedTool): { old: ServedTool; idle: Promise<void> } {
