@@ -133,7 +133,7 @@ export function buildProgram(result: { code: number }): Command {
   configOpts(
     program
       .command("serve")
-      .description("serve the index over HTTP (JSON API + MCP at /mcp), or over stdio with --mcp; ingest needs HIERDOC_SERVER_TOKEN")
+      .description("serve the index over HTTP (JSON API + MCP at /mcp), or over stdio with --mcp; ingest needs HIERDOC_SERVER_TOKEN; reloads within ~1 s after another process ingests into the index")
       .addOption(indexOpt())
       .option("--port <port>", "HTTP port (default 8787; 0 picks a free one)")
       .option("--host <host>", "listen address (default 127.0.0.1)")
