@@ -2,9 +2,7 @@ import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { processAlive } from "@hierdoc/core";
 import { MANIFEST } from "./index-manifest.js";
-
-/** The lock file {@link acquireIndexLock} creates in an index folder (it holds the owner's pid). */
-const LOCK_FILE = "lock";
+import { INDEX_LOCK_FILE } from "./index-lock.js";
 
 /** A lock file without a pid yet is being taken (created, then written): held for this long, then taken for a leftover. */
 const UNWRITTEN_LOCK_MS = 10_000;
@@ -33,7 +31,7 @@ export interface IndexFolderState {
  * holds the lock until after its last write, so "manifest changed and lock free" means an ingest finished.
  */
 export async function readIndexFolderState(indexDir: string): Promise<IndexFolderState> {
-  const [manifest, lockedBy] = await Promise.all([manifestIdentity(join(indexDir, MANIFEST)), lockOwner(join(indexDir, LOCK_FILE))]);
+  const [manifest, lockedBy] = await Promise.all([manifestIdentity(join(indexDir, MANIFEST)), lockOwner(join(indexDir, INDEX_LOCK_FILE))]);
   return { manifest, lockedBy };
 }
 

@@ -2,6 +2,9 @@ import { open, readFile, rm, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { HierdocError, isHierdocError, processAlive } from "@hierdoc/core";
 
+/** The lock file in an index folder: it holds the pid of the process writing the index. */
+export const INDEX_LOCK_FILE = "lock";
+
 /** An exclusive write lock on an index folder; stale locks of dead processes are taken over. */
 export interface IndexLock {
   release(): Promise<void>;
@@ -13,7 +16,7 @@ export interface IndexLock {
  */
 export async function acquireIndexLock(indexDir: string): Promise<IndexLock> {
   await mkdir(indexDir, { recursive: true });
-  const path = join(indexDir, "lock");
+  const path = join(indexDir, INDEX_LOCK_FILE);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fh = await open(path, "wx");
@@ -44,7 +47,7 @@ export async function acquireIndexLock(indexDir: string): Promise<IndexLock> {
  * @throws what {@link acquireIndexLock} throws besides E_INDEX_LOCKED (the folder cannot be written).
  */
 export async function tryIndexLock(indexDir: string): Promise<IndexLock | HierdocError> {
-  const path = join(indexDir, "lock");
+  const path = join(indexDir, INDEX_LOCK_FILE);
   const owner = Number((await readFile(path, "utf8").catch(() => "")).trim());
   if (owner === process.pid) {
     return new HierdocError("E_INDEX_LOCKED", `${indexDir} is being written by this process (${owner}); wait for it to finish`, { retryable: true, details: { file: path } });
