@@ -125,6 +125,19 @@ describe("reloading after another process's ingest", () => {
     expect(logs.filter((e) => e.msg === "index reloaded")).toHaveLength(0);
   });
 
+  it("does not reload after another process's ingest that found every file unchanged", async () => {
+    const h = await serve({ index: ws.index, handleSignals: false, logger: () => undefined, reload: { intervalMs: 20 } });
+    servers.push(h);
+    await cliIngest(newDoc);
+    await within(5_000, async () => (await call(`${h.url}/health`)).body.index.reloads === 1);
+    const manifest = readFileSync(join(ws.index, "hierdoc.json"), "utf8");
+    await cliIngest(newDoc);
+    // Ten check intervals after the no-op ingest exited: a reload would have happened by now.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(readFileSync(join(ws.index, "hierdoc.json"), "utf8")).toBe(manifest);
+    expect((await call(`${h.url}/health`)).body.index).toMatchObject({ reloads: 1, reloading: false });
+  });
+
   it("loads another process's ingest before an ingest through the server, so that one does not write over it", async () => {
     const h = await serve({ index: ws.index, handleSignals: false, logger: () => {}, token: "t", ingestRoots: [join(ws.dir, "more")], reload: { intervalMs: 60_000 } });
     servers.push(h);

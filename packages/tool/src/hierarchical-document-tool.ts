@@ -256,7 +256,8 @@ export class HierarchicalDocumentTool {
         }
       });
       const t = performance.now();
-      await this.persistIndexes();
+      // An ingest where every file was unchanged leaves hierdoc.json as it was (no reload for a watching server).
+      await this.persistIndexes({ changed: report.files.some((f) => f.outcome !== "unchanged") || report.chunksDeleted > 0 });
       report.timingsMs.persist = (report.timingsMs.persist ?? 0) + (performance.now() - t);
       return report;
     } finally {
@@ -264,12 +265,15 @@ export class HierarchicalDocumentTool {
     }
   }
 
-  /** Saves the BM25 index (when owned) and the manifest, and refreshes what search derives from the catalog. */
-  private async persistIndexes(): Promise<void> {
+  /**
+   * Saves the BM25 index (when owned) and the manifest, and refreshes what search derives from the catalog.
+   * `changed: false` (nothing added, updated, removed or failed) keeps a manifest that records the same facts.
+   */
+  private async persistIndexes(options: { changed: boolean } = { changed: true }): Promise<void> {
     if (this.ownsKeyword && this.keyword instanceof Bm25Index) {
       await this.keyword.save(join(this.indexDir, "keyword"), { fingerprint: this.keywordFingerprint() });
     }
-    await writeIndexManifest(this.indexDir, { config: this.config, embedder: this.embedder, store: this.store.id });
+    await writeIndexManifest(this.indexDir, { config: this.config, embedder: this.embedder, store: this.store.id }, { keepIfSame: !options.changed });
     // Over a loaded derived.bin only the changed sources are re-read (code titles, resolver); else all of them.
     const changes = this.base ? this.catalog.changesSinceLoad() : null;
     if (changes) this.layerResolver(changes.sources);

@@ -13,9 +13,9 @@ const UNWRITTEN_LOCK_MS = 10_000;
  */
 export interface IndexFolderState {
   /**
-   * Identity of `hierdoc.json` (inode, size, modification time in ns), null when the folder has none. Every
+   * Identity of `hierdoc.json` (inode, size, modification time in ns), null when the folder has none. An
    * ingest rewrites the manifest (temp file + rename) after each checkpoint and at its end, so it changes
-   * whenever an ingest changed the index (and also after an ingest that changed nothing).
+   * whenever an ingest changed the index; an ingest where every file was unchanged leaves it as it was.
    */
   manifest: string | null;
   /**

@@ -2,7 +2,7 @@
 // the live holder of the index lock), checked against the real lock and a real ingest.
 import { afterEach, describe, expect, it } from "@jest/globals";
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { acquireIndexLock, readIndexFolderState } from "@hierdoc/tool";
 import { openTool, workspace } from "./helpers.js";
@@ -33,6 +33,35 @@ describe("readIndexFolderState", () => {
       expect((await readIndexFolderState(ws.index)).lockedBy).toBe(process.pid);
       await lock.release();
       expect((await readIndexFolderState(ws.index)).lockedBy).toBeNull();
+    } finally {
+      await tool.close();
+    }
+  });
+
+  it("keeps its manifest identity across an ingest where every file was unchanged, unless the config changed", async () => {
+    ws = workspace();
+    const harbour = join(ws.docs, "harbour-data-act.md");
+    let tool = await openTool(ws.index);
+    try {
+      await tool.ingest([ws.docs]);
+      const before = await readIndexFolderState(ws.index);
+      const manifest = readFileSync(join(ws.index, "hierdoc.json"), "utf8");
+      const noop = await tool.ingest([ws.docs]);
+      expect(noop.files.every((f) => f.outcome === "unchanged")).toBe(true);
+      expect(await readIndexFolderState(ws.index)).toEqual(before);
+      expect(readFileSync(join(ws.index, "hierdoc.json"), "utf8")).toBe(manifest);
+
+      writeFileSync(harbour, readFileSync(harbour, "utf8") + "\n\n## Section 99 Late addition\n\nA new rule.\n");
+      await tool.ingest([ws.docs]);
+      const changed = await readIndexFolderState(ws.index);
+      expect(changed.manifest).not.toBe(before.manifest);
+      await tool.close();
+
+      // Nothing to ingest, but the index is now served under another config: the manifest records it.
+      tool = await openTool(ws.index, { name: "renamed" });
+      await tool.ingest([ws.docs]);
+      expect((await readIndexFolderState(ws.index)).manifest).not.toBe(changed.manifest);
+      expect(JSON.parse(readFileSync(join(ws.index, "hierdoc.json"), "utf8")).config.name).toBe("renamed");
     } finally {
       await tool.close();
     }
