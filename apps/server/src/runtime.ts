@@ -13,12 +13,18 @@ export interface IndexLocation {
 }
 
 /**
- * Opens the tool over an index folder the way the CLI does (config from `--config`, else the index manifest).
+ * Opens the tool over an index folder the way the CLI does (config from `--config`, else the index manifest);
+ * `reuseEmbedderOf` (a reload) shares an open tool's embedder when the config names the same one.
  * @throws HierdocError E_INDEX_MISSING when `mustExist` and the folder has no index; E_CONFIG / store errors.
  */
 export async function openIndexTool(
   loc: IndexLocation,
-  { mustExist, env = process.env, onWarning }: { mustExist: boolean; env?: NodeJS.ProcessEnv; onWarning?: (m: string) => void },
+  {
+    mustExist,
+    env = process.env,
+    onWarning,
+    reuseEmbedderOf,
+  }: { mustExist: boolean; env?: NodeJS.ProcessEnv; onWarning?: (m: string) => void; reuseEmbedderOf?: Pick<HierarchicalDocumentTool, "config" | "embedder"> },
 ): Promise<HierarchicalDocumentTool> {
-  return openIndex({ index: loc.index, config: loc.config, tool: loc.toolName }, { mustExist, env: (name) => env[name], onWarning });
+  return openIndex({ index: loc.index, config: loc.config, tool: loc.toolName }, { mustExist, env: (name) => env[name], onWarning, reuseEmbedderOf });
 }

@@ -4,7 +4,7 @@ import type { ReloadOptions } from "./index-watcher.js";
 import { startMcpStdio } from "./mcp.js";
 import { openIndexTool, type IndexLocation } from "./runtime.js";
 import { startServer } from "./start-server.js";
-import type { LogEntry, ServerLogger, StartServerOptions } from "./types.js";
+import type { LogEntry, ServedTool, ServerLogger, StartServerOptions } from "./types.js";
 
 /** Options of {@link serve}: where the index is, plus every {@link StartServerOptions} except `tool` / `open` / `reload`. */
 export interface ServeOptions extends IndexLocation, Omit<StartServerOptions, "tool" | "open" | "reload"> {
@@ -29,6 +29,8 @@ export interface ServeHandle {
   close(): Promise<void>;
   /** Settles when the server has stopped (after `close()` or a signal). */
   closed: Promise<void>;
+  /** The tool served now (a reload replaces it). */
+  readonly tool: ServedTool;
 }
 
 /** JSON lines on stderr (stdout stays free for the MCP stdio protocol). */
@@ -55,19 +57,28 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
   // Sampled before the open, so an ingest that finishes while it runs is reloaded.
   const since = options.reload === false ? undefined : await readIndexFolderState(indexDir);
   const tool = await openIndexTool(options, { mustExist: !canIngest, ...openOptions });
+  // A reload uses the embedder already loaded when the config still names it (no second copy in memory while
+  // the new tool opens); only the config and embedder are kept here, not the tool they came from.
+  let loaded: Pick<typeof tool, "config" | "embedder"> = { config: tool.config, embedder: tool.embedder };
   const reload: ReloadOptions | undefined =
     since && {
       indexDir,
       since,
       intervalMs: typeof options.reload === "object" ? options.reload.intervalMs : undefined,
-      open: () => openIndexTool(options, { mustExist: true, ...openOptions }),
+      open: async () => {
+        const next = await openIndexTool(options, { mustExist: true, ...openOptions, reuseEmbedderOf: loaded });
+        loaded = { config: next.config, embedder: next.embedder };
+        return next;
+      },
     };
   let resolveClosed!: () => void;
   const closed = new Promise<void>((r) => (resolveClosed = r));
   let stop: () => Promise<void>;
   let url: string | undefined;
+  let served: () => ServedTool;
   if (options.stdio) {
     const mcp = await startMcpStdio(tool, { limits: options.limits, reload, logger });
+    served = () => mcp.tool;
     stop = async () => {
       await mcp.close().catch(() => {});
       await mcp.tool.close();
@@ -75,6 +86,7 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
     if (options.handleSignals ?? true) process.stdin.once("end", () => void close());
   } else {
     const server = await startServer({ ...options, tool, token, logger, reload });
+    served = () => server.tool;
     url = server.url;
     stop = () => server.close();
   }
@@ -92,5 +104,12 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
     process.once("SIGINT", onSignal);
     process.once("SIGTERM", onSignal);
   }
-  return { url, close, closed };
+  return {
+    url,
+    close,
+    closed,
+    get tool() {
+      return served();
+    },
+  };
 }

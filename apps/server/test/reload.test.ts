@@ -125,11 +125,16 @@ describe("reloading after another process's ingest", () => {
     expect(logs.filter((e) => e.msg === "index reloaded")).toHaveLength(0);
   });
 
-  it("does not reload after another process's ingest that found every file unchanged", async () => {
+  it("reuses the loaded embedder on reload, and does not reload after another process's ingest that found every file unchanged", async () => {
     const h = await serve({ index: ws.index, handleSignals: false, logger: () => undefined, reload: { intervalMs: 20 } });
     servers.push(h);
+    const embedderOf = (t: unknown) => (t as { embedder: unknown }).embedder;
+    const [firstTool, firstEmbedder] = [h.tool, embedderOf(h.tool)];
     await cliIngest(newDoc);
     await within(5_000, async () => (await call(`${h.url}/health`)).body.index.reloads === 1);
+    // The reloaded tool is new, its embedder the one already loaded (same embedding settings).
+    expect(h.tool).not.toBe(firstTool);
+    expect(embedderOf(h.tool)).toBe(firstEmbedder);
     const manifest = readFileSync(join(ws.index, "hierdoc.json"), "utf8");
     await cliIngest(newDoc);
     // Ten check intervals after the no-op ingest exited: a reload would have happened by now.

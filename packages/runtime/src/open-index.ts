@@ -36,6 +36,12 @@ export interface OpenIndexOptions {
   onProgress?: (message: string) => void;
   /** Receives the tool's debug lines (why `derived.bin` or `bm25.bin` was not used, how the store opened its graph). */
   onDebug?: (message: string) => void;
+  /**
+   * An open tool (the one a server serves, when it reloads the same folder) whose embedder is used instead of
+   * loading another one when the config names the same `embedding` settings. Tools do not close their
+   * embedder, so both can use it.
+   */
+  reuseEmbedderOf?: Pick<HierarchicalDocumentTool, "config" | "embedder">;
 }
 
 /**
@@ -55,7 +61,9 @@ export async function openIndex(loc: IndexLocation, options: OpenIndexOptions): 
   const contextGenerator = config.context_model
     ? (await loadContextualizer()).createContextGenerator(config, { cacheDir: join(indexDir, "contexts"), env: options.env, configPath: loc.tool ? `tool ${loc.tool}` : undefined })
     : undefined;
-  const embedder = await createConfiguredEmbedder(config, options.env, options.onProgress);
+  const reuse = options.reuseEmbedderOf;
+  const embedder =
+    reuse && sameEmbedding(reuse.config, config) ? reuse.embedder : await createConfiguredEmbedder(config, options.env, options.onProgress);
   const store = await createStore(config, indexDir, options.env);
   // The tool records its config in the index manifest: the store's secret keys (connection strings with
   // passwords included) stay out of it, whatever their name.
@@ -66,4 +74,9 @@ export async function openIndex(loc: IndexLocation, options: OpenIndexOptions): 
       ? (await loadRerank()).createReranker(config.rerank, { env: options.env, contextModel: config.context_model })
       : undefined;
   return HierarchicalDocumentTool.open({ config: recorded, indexDir, store, embedder, onWarning: options.onWarning, onDebug: options.onDebug, contextGenerator, keywordIndex, reranker });
+}
+
+/** Whether two configs name the same embedder settings (schema-parsed, so the keys come in one order). */
+function sameEmbedding(a: ToolConfig, b: ToolConfig): boolean {
+  return JSON.stringify(a.embedding) === JSON.stringify(b.embedding);
 }
