@@ -3,7 +3,7 @@ import { HierdocError } from "@hierdoc/core";
 import { type Analyzer, type AnalyzerOptions, createAnalyzer } from "./analyzer.js";
 import { readBm25File, writeBm25File, type Bm25Snapshot } from "./bm25-file.js";
 import { appendPosting, growablePostings, growU32, growU8, newPostings, type Postings } from "./postings.js";
-import { buildSegment, emptySegment, forwardIndex, type Bm25Segment, type ForwardDoc } from "./bm25-segment.js";
+import { emptySegment, forwardIndex, mergeSegment, type Bm25Segment, type ForwardDoc } from "./bm25-segment.js";
 import { type QueryTerm, type ScoringContext, scoreTerms } from "./bm25-scoring.js";
 import { BlockMaxScorer } from "./bm25-block-max.js";
 import { BM25_FORMAT_VERSION } from "./bm25-file.js";
@@ -545,24 +545,28 @@ export class Bm25Index implements KeywordIndex, AnalyzedUpserts {
     }
     const termMap = new Int32Array(this.terms.length).fill(-1);
     const terms: string[] = [];
+    let tfBound = 0;
     for (let t = 0; t < this.terms.length; t++) {
       if (this.df[t] > 0) {
         termMap[t] = terms.length;
         terms.push(this.terms[t]);
+        if (this.maxTf[t] > tfBound) tfBound = this.maxTf[t];
       }
     }
     const ids: string[] = [];
     const sources: string[] = [];
     const lens = new Uint32Array(this.liveCount);
-    const docs: ForwardDoc[] = [];
+    const newSlot = new Int32Array(this.ids.length).fill(-1);
     for (let s = 0; s < this.ids.length; s++) {
       if (!this.live[s]) continue;
+      newSlot[s] = ids.length;
       lens[ids.length] = this.lens[s];
       ids.push(this.ids[s]);
       sources.push(this.sources[s]);
-      docs.push(this.forward(s));
     }
-    return { ...settings, terms, ids, sources, lens, segment: buildSegment(docs, terms.length, lens, termMap) };
+    // Straight from the postings (the segment's, or a term's growable copy), dead slots left out.
+    const segment = mergeSegment({ seg: this.seg, own: this.own, termMap, counts: this.df, termCount: terms.length, newSlot, lens, tfBound });
+    return { ...settings, terms, ids, sources, lens, segment };
   }
 
   private restore(snap: Bm25Snapshot): void {

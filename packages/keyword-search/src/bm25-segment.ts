@@ -1,3 +1,6 @@
+import { HierdocError } from "@hierdoc/core";
+import type { Postings } from "./postings.js";
+
 /** Term frequencies: two bytes each unless some tf exceeds 65,535. */
 export type TfArray = Uint16Array | Uint32Array;
 
@@ -133,6 +136,99 @@ export function buildSegment(docs: readonly ForwardDoc[], termCount: number, len
   }
   return {
     docs: n, terms: termCount, forward: { docStart, docTerms, docTfs }, postStart, postDocs, postTfs, maxTf, minLen,
+    blocks: computeBlocks(postStart, postDocs, postTfs, lens),
+  };
+}
+
+/** What {@link mergeSegment} merges: a segment, the terms' growable copies, and which terms and slots stay. */
+export interface SegmentMerge {
+  /** The segment the index continues from (slots `0 … seg.docs − 1`, terms `0 … seg.terms − 1`). */
+  seg: Bm25Segment;
+  /** Per term, its growable postings when it gained documents since `seg` (all of its postings, in slot order). */
+  own: ReadonlyArray<Postings | undefined>;
+  /** Old term → new term id, −1 for a term with no live document (dropped). Ascending where kept. */
+  termMap: Int32Array;
+  /** Per old term, its live postings (its document frequency). */
+  counts: ArrayLike<number>;
+  /** Terms kept. */
+  termCount: number;
+  /** Old slot → new slot, −1 for a dead slot. Ascending where kept. */
+  newSlot: Int32Array;
+  /** Lengths of the new slots. */
+  lens: Uint32Array;
+  /** A bound on every live tf (the largest tf ever indexed): two-byte tfs are written directly below 65,536. */
+  tfBound: number;
+}
+
+/**
+ * Builds the segment a save or compaction writes straight from the postings: per kept term its live postings,
+ * renumbered. A segment term without a growable copy, when no segment slot died, is copied as a block (its
+ * bounds too); the rest is one pass over the postings. No per-document side (derived by {@link forwardIndex}
+ * if an update needs it) and no document objects. The arrays equal what {@link buildSegment} makes from the
+ * live documents in slot order.
+ * @throws HierdocError E_INTERNAL when a term's live postings disagree with its count.
+ */
+export function mergeSegment(m: SegmentMerge): Bm25Segment {
+  const { seg, own, termMap, counts, termCount, newSlot, lens } = m;
+  const postStart = new Uint32Array(termCount + 1);
+  for (let t = 0; t < termMap.length; t++) if (termMap[t] >= 0) postStart[termMap[t] + 1] = counts[t];
+  for (let t = 0; t < termCount; t++) postStart[t + 1] += postStart[t];
+  const total = postStart[termCount];
+  const postDocs = new Uint32Array(total);
+  let postTfs: TfArray = m.tfBound > 0xffff ? new Uint32Array(total) : new Uint16Array(total);
+  const maxTf = new Uint32Array(termCount);
+  const minLen = new Uint32Array(termCount).fill(0xffffffff);
+  let segKept = true;
+  for (let s = 0; s < seg.docs; s++) {
+    if (newSlot[s] !== s) {
+      segKept = false;
+      break;
+    }
+  }
+  let top = 0;
+  for (let t = 0; t < termMap.length; t++) {
+    const nt = termMap[t];
+    if (nt < 0) continue;
+    let at = postStart[nt];
+    const end = postStart[nt + 1];
+    let tfMax = 0;
+    let lenMin = 0xffffffff;
+    const p = own[t];
+    if (p === undefined && segKept) {
+      // The term's postings are the segment's, unchanged: one block copy, bounds included.
+      const a = seg.postStart[t];
+      const b = seg.postStart[t + 1];
+      if (b - a !== end - at) throw new HierdocError("E_INTERNAL", `BM25 merge: term ${t} has ${b - a} postings, its count is ${counts[t]}`);
+      postDocs.set(seg.postDocs.subarray(a, b), at);
+      postTfs.set(seg.postTfs.subarray(a, b), at);
+      at = end;
+      tfMax = seg.maxTf[t];
+      lenMin = seg.minLen[t];
+    } else {
+      const docs = p ? p.docs : seg.postDocs;
+      const tfs = p ? p.tfs : seg.postTfs;
+      const from = p ? 0 : seg.postStart[t];
+      const to = p ? p.n : seg.postStart[t + 1];
+      for (let i = from; i < to; i++) {
+        const slot = newSlot[docs[i]];
+        if (slot < 0) continue;
+        if (at === end) throw new HierdocError("E_INTERNAL", `BM25 merge: term ${t} has more live postings than its count ${counts[t]}`);
+        const tf = tfs[i];
+        postDocs[at] = slot;
+        postTfs[at++] = tf;
+        if (tf > tfMax) tfMax = tf;
+        if (lens[slot] < lenMin) lenMin = lens[slot];
+      }
+      if (at !== end) throw new HierdocError("E_INTERNAL", `BM25 merge: term ${t} has fewer live postings than its count ${counts[t]}`);
+    }
+    maxTf[nt] = tfMax;
+    minLen[nt] = lenMin;
+    if (tfMax > top) top = tfMax;
+  }
+  // Four-byte tfs only when a live tf needs them.
+  if (top <= 0xffff && postTfs instanceof Uint32Array) postTfs = Uint16Array.from(postTfs);
+  return {
+    docs: lens.length, terms: termCount, forward: null, postStart, postDocs, postTfs, maxTf, minLen,
     blocks: computeBlocks(postStart, postDocs, postTfs, lens),
   };
 }
