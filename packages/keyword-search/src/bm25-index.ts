@@ -1,4 +1,6 @@
 import type { KeywordDocument, KeywordIndex, KeywordSearchOptions, ScoredId } from "@hierdoc/core";
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
 import { HierdocError } from "@hierdoc/core";
 import { type Analyzer, type AnalyzerOptions, createAnalyzer } from "./analyzer.js";
 import { readBm25File, writeBm25File, type Bm25Snapshot } from "./bm25-file.js";
@@ -88,6 +90,10 @@ export class Bm25Index implements KeywordIndex, AnalyzedUpserts {
   private liveCount = 0;
   private totalLen = 0;
   private dead = 0;
+  /** Documents added or removed so far (what tells a save whether the file on disk is still this state). */
+  private changes = 0;
+  /** The file this state was last loaded from or saved to: its path, identity, and the state's changes and fingerprint then. */
+  private persisted: { path: string; file: string | null; changes: number; fingerprint: string | null } | null = null;
 
   private termIds = new Map<string, number>();
   private terms: string[] = [];
@@ -297,14 +303,22 @@ export class Bm25Index implements KeywordIndex, AnalyzedUpserts {
 
   /**
    * Writes the index to `dir/bm25.bin` atomically (temp file, fsync, rename); terms are stored, so
-   * {@link load} does not re-tokenise. @throws HierdocError E_INTERNAL when the file cannot be written.
+   * {@link load} does not re-tokenise. Writes nothing when `dir/bm25.bin` is the file this index was loaded
+   * from (current format) or last saved to, untouched since, and neither the documents nor the fingerprint
+   * changed (an ingest that changed nothing rewrites no 100s of MB).
+   * @throws HierdocError E_INTERNAL when the file cannot be written.
    */
   async save(dir: string, options: Bm25SaveOptions = {}): Promise<void> {
-    this.fingerprint = options.fingerprint ?? this.fingerprint;
+    const fingerprint = options.fingerprint ?? this.fingerprint;
+    const path = resolve(dir, BM25_FILE_NAME);
+    const p = this.persisted;
+    if (p && p.path === path && p.changes === this.changes && p.fingerprint === fingerprint && p.file === (await fileIdentity(path))) return;
+    this.fingerprint = fingerprint;
     const snap = this.snapshot();
     // The delta is merged: the index continues from the segment it writes.
     if (snap.segment !== this.seg) this.restore(snap);
     await writeBm25File(dir, BM25_FILE_NAME, snap);
+    this.persisted = { path, file: await fileIdentity(path), changes: this.changes, fingerprint };
   }
 
   /**
@@ -317,6 +331,11 @@ export class Bm25Index implements KeywordIndex, AnalyzedUpserts {
     const index = new Bm25Index({ variant: snap.variant, k1: snap.k1, b: snap.b, epsilon: snap.epsilon, analyzer: snap.analyzer });
     index.restore(snap);
     index.loadedFormat = snap.formatVersion ?? null;
+    // A file of the current format need not be written again until something changes (see save).
+    if (index.loadedFormat === BM25_FORMAT_VERSION) {
+      const path = resolve(dir, BM25_FILE_NAME);
+      index.persisted = { path, file: await fileIdentity(path), changes: index.changes, fingerprint: snap.fingerprint };
+    }
     return index;
   }
 
@@ -393,6 +412,7 @@ export class Bm25Index implements KeywordIndex, AnalyzedUpserts {
       if (length < this.minLen[t]) this.minLen[t] = length;
     }
     this.slotOf().set(id, slot);
+    this.changes++;
     this.liveCount++;
     this.totalLen += length;
   }
@@ -403,6 +423,7 @@ export class Bm25Index implements KeywordIndex, AnalyzedUpserts {
     for (let i = 0; i < ts.length; i++) this.df[ts[i]]--;
     this.slotOf().delete(this.ids[slot]);
     this.live[slot] = 0;
+    this.changes++;
     this.liveCount--;
     this.totalLen -= this.lens[slot];
     if (slot >= this.seg.docs) {
@@ -599,5 +620,15 @@ export class Bm25Index implements KeywordIndex, AnalyzedUpserts {
     this.okapiIdf = null;
     this.scratch = new Float64Array(0);
     this.stamp = new Uint32Array(0);
+  }
+}
+
+/** A file's identity (inode, size, modification time in ns), or null when it does not exist. */
+async function fileIdentity(path: string): Promise<string | null> {
+  try {
+    const st = await stat(path, { bigint: true });
+    return `${st.ino}:${st.size}:${st.mtimeNs}`;
+  } catch {
+    return null;
   }
 }
