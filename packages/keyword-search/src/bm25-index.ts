@@ -44,6 +44,12 @@ export const BM25_FILE_NAME = "bm25.bin";
 
 const COMPACT_MIN_DEAD = 256;
 
+/**
+ * Removals settled by a pass over the segment's postings before the per-document side is derived instead (it
+ * costs several passes and as much memory as the postings, but makes every later removal immediate).
+ */
+const SETTLE_PASSES = 2;
+
 const NO_POSTINGS: Postings = { docs: new Uint32Array(0), tfs: new Uint32Array(0), n: 0 };
 
 /**
@@ -90,6 +96,13 @@ export class Bm25Index implements KeywordIndex, AnalyzedUpserts {
   private liveCount = 0;
   private totalLen = 0;
   private dead = 0;
+  /**
+   * Segment slots removed while the segment had no per-document side: their terms' document frequencies are
+   * lowered by {@link settleRemovals} before the next search, idf or merge reads them.
+   */
+  private unsettled: number[] = [];
+  /** Passes over the postings {@link settleRemovals} made since the segment was built or loaded. */
+  private settlePasses = 0;
   /** Documents added or removed so far (what tells a save whether the file on disk is still this state). */
   private changes = 0;
   /** The file this state was last loaded from or saved to: its path, identity, and the state's changes and fingerprint then. */
@@ -252,6 +265,7 @@ export class Bm25Index implements KeywordIndex, AnalyzedUpserts {
   }
 
   private topK(query: string, options: KeywordSearchOptions, prune: boolean): ScoredId[] {
+    this.settleRemovals();
     const topK = Math.floor(options.topK);
     if (!(topK > 0) || this.liveCount === 0) return [];
     // Equal scores are ordered by id, so an incrementally updated index ranks exactly like a fresh one.
@@ -282,6 +296,7 @@ export class Bm25Index implements KeywordIndex, AnalyzedUpserts {
    * `get_scores`. Default: all live documents in insertion order.
    */
   scoreDocuments(query: string, ids?: readonly string[]): number[] {
+    this.settleRemovals();
     const touched = this.liveCount === 0 ? [] : scoreTerms(this.scoringContext(null), this.queryTerms(this.analyzer.analyze(query).tokens, false));
     const hit = new Set(touched);
     let slots: number[];
@@ -296,6 +311,7 @@ export class Bm25Index implements KeywordIndex, AnalyzedUpserts {
 
   /** Inverse document frequency of an (already analysed) term, or 0 when absent. */
   idf(term: string): number {
+    this.settleRemovals();
     const t = this.termIds.get(term);
     if (t === undefined || this.df[t] === 0) return 0;
     return this.termIdf(t);
@@ -419,8 +435,12 @@ export class Bm25Index implements KeywordIndex, AnalyzedUpserts {
 
   private removeSlot(slot: number): void {
     if (!this.live[slot]) return;
-    const ts = this.forward(slot).terms;
-    for (let i = 0; i < ts.length; i++) this.df[ts[i]]--;
+    if (slot < this.seg.docs && this.seg.forward === null) {
+      this.unsettled.push(slot);
+    } else {
+      const ts = this.forward(slot).terms;
+      for (let i = 0; i < ts.length; i++) this.df[ts[i]]--;
+    }
     this.slotOf().delete(this.ids[slot]);
     this.live[slot] = 0;
     this.changes++;
@@ -431,6 +451,33 @@ export class Bm25Index implements KeywordIndex, AnalyzedUpserts {
       this.extraTfs[slot - this.seg.docs] = null;
     }
     this.dead++;
+    this.okapiIdf = null;
+  }
+
+  /**
+   * Lowers the document frequencies of the terms of the {@link unsettled} slots: one pass over the segment's
+   * postings (the first {@link SETTLE_PASSES} times since the segment was built or loaded), else through the
+   * per-document side, derived once. A few removals after a load (an ingest replacing a file) so cost one
+   * pass instead of the per-document side of every document.
+   */
+  private settleRemovals(): void {
+    const slots = this.unsettled;
+    if (slots.length === 0) return;
+    this.unsettled = [];
+    const seg = this.seg;
+    if (seg.forward !== null || ++this.settlePasses > SETTLE_PASSES) {
+      const { docStart, docTerms } = forwardIndex(seg);
+      for (const s of slots) for (let i = docStart[s]; i < docStart[s + 1]; i++) this.df[docTerms[i]]--;
+    } else {
+      const gone = new Uint8Array(seg.docs);
+      for (const s of slots) gone[s] = 1;
+      const { postStart, postDocs } = seg;
+      for (let t = 0; t < seg.terms; t++) {
+        let n = 0;
+        for (let i = postStart[t], end = postStart[t + 1]; i < end; i++) n += gone[postDocs[i]];
+        if (n > 0) this.df[t] -= n;
+      }
+    }
     this.okapiIdf = null;
   }
 
@@ -558,6 +605,7 @@ export class Bm25Index implements KeywordIndex, AnalyzedUpserts {
 
   /** The live documents as one segment: the current one when nothing changed since it was built. */
   private snapshot(): Bm25Snapshot {
+    this.settleRemovals();
     const settings = {
       variant: this.variant, k1: this.k1, b: this.b, epsilon: this.epsilon, analyzer: this.analyzerOptions, fingerprint: this.fingerprint,
     };
@@ -608,6 +656,8 @@ export class Bm25Index implements KeywordIndex, AnalyzedUpserts {
     this.totalLen = 0;
     for (let s = 0; s < n; s++) this.totalLen += this.lens[s];
     this.dead = 0;
+    this.unsettled = [];
+    this.settlePasses = 0;
     this.terms = snap.terms;
     this.termIds = new Map();
     for (let t = 0; t < termCount; t++) this.termIds.set(snap.terms[t], t);

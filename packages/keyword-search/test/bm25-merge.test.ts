@@ -154,3 +154,54 @@ describe("BM25 segment merge (save and compaction)", () => {
     expect(got).toEqual(written(referenceSnapshot(index)));
   });
 });
+
+describe("removals after a load (document frequencies settled before the next read)", () => {
+  it("interleaved with searches, score as a fresh build of the same documents: settled by passes over the postings, then through the per-document side", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "hierdoc-bm25-settle-"));
+    try {
+      const docs = paragraphs();
+      const first = new Bm25Index();
+      first.upsertSync(docs);
+      await first.save(dir);
+      const index = (await Bm25Index.load(dir))!;
+      const live = new Map(docs.map((d) => [d.id, d]));
+      const queries = ["harbour pilot", "pump station maintenance", "garden plot rules", "data protection register"];
+      for (let round = 0; round < 5; round++) {
+        // One loaded document removed, one replaced (removed and added again with other text).
+        index.removeSync([docs[round * 3 + 1].id]);
+        live.delete(docs[round * 3 + 1].id);
+        const replaced = { ...docs[round * 3 + 2], text: `pump station harbour round ${round}` };
+        index.upsertSync([replaced]);
+        live.set(replaced.id, replaced);
+        const fresh = new Bm25Index();
+        fresh.upsertSync([...live.values()]);
+        expect(index.documentCount).toBe(fresh.documentCount);
+        // Each read settles the removals first: which read comes first changes by round.
+        const reads = [
+          () => queries.map((q) => index.searchSync(q, { topK: 15 })),
+          () => ["harbour", "pump", "garden", "station"].map((term) => index.idf(term)),
+          () => queries.map((q) => index.scoreDocuments(q, [...live.keys()])),
+        ];
+        const expected = [
+          queries.map((q) => fresh.searchSync(q, { topK: 15 })),
+          ["harbour", "pump", "garden", "station"].map((term) => fresh.idf(term)),
+          queries.map((q) => fresh.scoreDocuments(q, [...live.keys()])),
+        ];
+        for (let k = 0; k < 3; k++) {
+          const r = (round + k) % 3;
+          expect([round, r, reads[r]()]).toEqual([round, r, expected[r]]);
+        }
+      }
+      // Unsettled removals are settled by a merge too: the saved file loads with the same answers.
+      index.removeSync([docs[40].id]);
+      live.delete(docs[40].id);
+      await index.save(dir);
+      const reloaded = (await Bm25Index.load(dir))!;
+      const fresh = new Bm25Index();
+      fresh.upsertSync([...live.values()]);
+      for (const q of queries) expect(reloaded.scoreDocuments(q, [...live.keys()])).toEqual(fresh.scoreDocuments(q, [...live.keys()]));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
