@@ -5,6 +5,7 @@ import type { MachineInfo } from "./machine.js";
 import { extractEmbedderSection, spliceEmbedderSection } from "./embedder-report.js";
 import { extractRankerSection, spliceRankerSection } from "./ranker-report.js";
 import { extractScaleSection, spliceScaleSection } from "./scale-report.js";
+import { extractHandSection, spliceHandSection } from "./hand-section.js";
 import { fmt, markdownTable, verdict } from "./markdown.js";
 import type { QualityRow } from "./quality.js";
 import type { LatencySummary } from "./stats.js";
@@ -108,8 +109,8 @@ export function writeReport(r: BenchResults, outFile: string): void {
 }
 
 /**
- * `report` with the sections other benches wrote into the existing `outFile` (embedder, learned ranker,
- * scale) spliced in; unchanged when there are none.
+ * `report` with the sections other benches (and people, by hand) wrote into the existing `outFile` (embedder, learned ranker,
+ * scale, dated hand re-measurements) spliced in; unchanged when there are none.
  */
 export function keepEmbedderSection(outFile: string, report: string): string {
   if (!existsSync(outFile)) return report;
@@ -118,6 +119,8 @@ export function keepEmbedderSection(outFile: string, report: string): string {
     [extractEmbedderSection(doc), spliceEmbedderSection],
     [extractRankerSection(doc), spliceRankerSection],
     [extractScaleSection(doc), spliceScaleSection],
+    // After the scale section: it goes right after it.
+    [extractHandSection(doc), spliceHandSection],
   ];
   return kept.reduce((out, [section, splice]) => (section ? splice(out, section) : out), report);
 }

@@ -74,3 +74,35 @@ describe("a full report rewrite", () => {
     }
   });
 });
+
+describe("the hand re-measurements section", () => {
+  it("is kept by a full report rewrite (after the scale section) and by a scale section re-render", async () => {
+    const { SCALE_SECTION_BEGIN, SCALE_SECTION_END, spliceScaleSection } = await import("../src/scale-report.js");
+    const { HAND_SECTION_BEGIN, HAND_SECTION_END } = await import("../src/hand-section.js");
+    const scale = `${SCALE_SECTION_BEGIN}\n## 9. Scale\n\nrecall@10 0.999\n${SCALE_SECTION_END}\n`;
+    const hand = `${HAND_SECTION_BEGIN}\n## Re-measured by hand\n\np95 11.8 ms on 2026-12-07\n${HAND_SECTION_END}\n`;
+    const dir = mkdtempSync(join(tmpdir(), "hierdoc-hand-keep-"));
+    try {
+      const file = join(dir, "benchmarks.md");
+      writeFileSync(file, `# Benchmarks (old run)\n\n## 4. Latency\n\nold rows\n\n${scale}\n${hand}\n## Notes and limits\n`);
+      const rewritten = keepEmbedderSection(file, "# Benchmarks (new run)\n\n## 4. Latency\n\nnew rows\n\n## Notes and limits\n");
+      expect(rewritten).not.toContain("old rows");
+      expect(rewritten).toContain("p95 11.8 ms on 2026-12-07");
+      const at = (s: string) => rewritten.indexOf(s);
+      expect(at(SCALE_SECTION_END)).toBeLessThan(at(HAND_SECTION_BEGIN));
+      expect(at(HAND_SECTION_END)).toBeLessThan(at("## Notes and limits"));
+      // scale-bench --render-only replaces only its own section.
+      const rerendered = spliceScaleSection(rewritten, `${SCALE_SECTION_BEGIN}\n## 9. Scale\n\nrecall@10 0.998\n${SCALE_SECTION_END}\n`);
+      expect(rerendered).toContain("recall@10 0.998");
+      expect(rerendered).not.toContain("recall@10 0.999");
+      expect(rerendered).toContain("p95 11.8 ms on 2026-12-07");
+      // Rewritten once more, the section is there exactly once.
+      writeFileSync(file, rerendered);
+      const again = keepEmbedderSection(file, "# Benchmarks (third run)\n\n## Notes and limits\n");
+      expect(again.split(HAND_SECTION_BEGIN)).toHaveLength(2);
+      expect(again).toContain("p95 11.8 ms on 2026-12-07");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
