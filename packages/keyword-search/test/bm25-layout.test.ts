@@ -1,22 +1,14 @@
 import { describe, expect, it } from "@jest/globals";
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Bm25Index, type Bm25Variant } from "@hierdoc/keyword-search";
+import { sampleParagraphs } from "./sample-paragraphs.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const corpus = resolve(here, "../../../examples/sample-corpus");
-
 /** The fixtures' documents: every paragraph of the sample corpus (as the format-1 files were written from). */
-function corpusDocs(): Array<{ id: string; text: string; sourcePath: string }> {
-  const docs: Array<{ id: string; text: string; sourcePath: string }> = [];
-  for (const f of readdirSync(corpus).sort()) {
-    const paras = readFileSync(join(corpus, f), "utf8").split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
-    paras.forEach((text, i) => docs.push({ id: `${f}#${i}`, text, sourcePath: f }));
-  }
-  return docs;
-}
+const corpusDocs = sampleParagraphs;
 
 interface Expected {
   docs: number;

@@ -1,23 +1,12 @@
 // The segment a save or compaction writes is merged straight from the postings. It must hold exactly what the
 // previous merge (rebuilding from every live document's terms, kept here as the reference) built.
 import { describe, expect, it } from "@jest/globals";
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { Bm25Index } from "@hierdoc/keyword-search";
 import { buildSegment, type Bm25Segment, type ForwardDoc } from "../src/bm25-segment.js";
-
-const corpus = resolve(dirname(fileURLToPath(import.meta.url)), "../../../examples/sample-corpus");
-
-function paragraphs(): Array<{ id: string; text: string; sourcePath: string }> {
-  const docs: Array<{ id: string; text: string; sourcePath: string }> = [];
-  for (const f of readdirSync(corpus).sort()) {
-    const paras = readFileSync(join(corpus, f), "utf8").split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
-    paras.forEach((text, i) => docs.push({ id: `${f}#${i}`, text, sourcePath: f }));
-  }
-  return docs;
-}
+import { sampleParagraphs } from "./sample-paragraphs.js";
 
 /** The index's private state the reference merge reads. */
 interface Internals {
@@ -58,7 +47,7 @@ function referenceSnapshot(index: Bm25Index) {
 }
 
 /** The written parts of a snapshot (the per-document side is not written), with each array's type. */
-function written(snap: ReturnType<typeof referenceSnapshot>) {
+function written(snap: { terms: string[]; ids: string[]; sources: string[]; lens: ArrayLike<number>; segment: Bm25Segment }) {
   const seg = snap.segment;
   const arr = (a: ArrayLike<number>) => ({ type: a.constructor.name, values: Array.from(a) });
   return {
@@ -84,7 +73,7 @@ describe("BM25 segment merge (save and compaction)", () => {
   it.each(["lucene", "okapi"] as const)("%s: adds, removes, replacements, saves and reloads merge to the reference's arrays", async (variant) => {
     const dir = mkdtempSync(join(tmpdir(), "hierdoc-bm25-merge-"));
     try {
-      const docs = paragraphs();
+      const docs = sampleParagraphs();
       expect(docs.length).toBeGreaterThan(40);
       const rnd = random(variant === "lucene" ? 7 : 11);
       let index = new Bm25Index({ variant });
@@ -121,7 +110,7 @@ describe("BM25 segment merge (save and compaction)", () => {
   it("after a load, documents only added (and some of them removed again) merge to the reference's arrays: the segment's terms copied as blocks", async () => {
     const dir = mkdtempSync(join(tmpdir(), "hierdoc-bm25-merge-"));
     try {
-      const docs = paragraphs();
+      const docs = sampleParagraphs();
       const half = Math.floor(docs.length / 2);
       const first = new Bm25Index();
       first.upsertSync(docs.slice(0, half));
@@ -159,7 +148,7 @@ describe("removals after a load (document frequencies settled before the next re
   it("interleaved with searches, score as a fresh build of the same documents: settled by passes over the postings, then through the per-document side", async () => {
     const dir = mkdtempSync(join(tmpdir(), "hierdoc-bm25-settle-"));
     try {
-      const docs = paragraphs();
+      const docs = sampleParagraphs();
       const first = new Bm25Index();
       first.upsertSync(docs);
       await first.save(dir);
