@@ -17,5 +17,5 @@ export { lazyImport } from "./lazy-import.js";
 export { processAlive } from "./process-alive.js";
 export * from "./store-descriptor.js";
 export { writeDurable, syncFile, syncDir } from "./durable-files.js";
-export { readTextIfExists } from "./optional-file.js";
+export { fileIdentity, readTextIfExists } from "./optional-file.js";
 export { StringTable, PackedStrings, findSorted } from "./string-table.js";

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { HierdocError } from "./errors.js";
 
 /**
@@ -13,5 +13,19 @@ export async function readTextIfExists(file: string): Promise<string | null> {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
     throw new HierdocError("E_INDEX_CORRUPT", `cannot read ${file}: ${(err as Error).message}`, { cause: err, details: { file } });
+  }
+}
+
+/**
+ * A file's identity: inode, size and modification time in ns (`"ino:size:mtimeNs"`), which a rewrite or a
+ * rename over it changes; null when it does not exist. Other stat errors are thrown.
+ */
+export async function fileIdentity(file: string): Promise<string | null> {
+  try {
+    const s = await stat(file, { bigint: true });
+    return `${s.ino}:${s.size}:${s.mtimeNs}`;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw err;
   }
 }

@@ -1,7 +1,6 @@
 import type { KeywordDocument, KeywordIndex, KeywordSearchOptions, ScoredId } from "@hierdoc/core";
-import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { HierdocError } from "@hierdoc/core";
+import { HierdocError, fileIdentity } from "@hierdoc/core";
 import { type Analyzer, type AnalyzerOptions, createAnalyzer } from "./analyzer.js";
 import { readBm25File, writeBm25File, type Bm25Snapshot } from "./bm25-file.js";
 import { appendPosting, growablePostings, growU32, growU8, newPostings, type Postings } from "./postings.js";
@@ -670,15 +669,5 @@ export class Bm25Index implements KeywordIndex, AnalyzedUpserts {
     this.okapiIdf = null;
     this.scratch = new Float64Array(0);
     this.stamp = new Uint32Array(0);
-  }
-}
-
-/** A file's identity (inode, size, modification time in ns), or null when it does not exist. */
-async function fileIdentity(path: string): Promise<string | null> {
-  try {
-    const st = await stat(path, { bigint: true });
-    return `${st.ino}:${st.size}:${st.mtimeNs}`;
-  } catch {
-    return null;
   }
 }

@@ -1,6 +1,6 @@
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { processAlive } from "@hierdoc/core";
+import { fileIdentity, processAlive } from "@hierdoc/core";
 import { MANIFEST } from "./index-manifest.js";
 import { INDEX_LOCK_FILE } from "./index-lock.js";
 
@@ -31,18 +31,8 @@ export interface IndexFolderState {
  * holds the lock until after its last write, so "manifest changed and lock free" means an ingest finished.
  */
 export async function readIndexFolderState(indexDir: string): Promise<IndexFolderState> {
-  const [manifest, lockedBy] = await Promise.all([manifestIdentity(join(indexDir, MANIFEST)), lockOwner(join(indexDir, INDEX_LOCK_FILE))]);
+  const [manifest, lockedBy] = await Promise.all([fileIdentity(join(indexDir, MANIFEST)), lockOwner(join(indexDir, INDEX_LOCK_FILE))]);
   return { manifest, lockedBy };
-}
-
-async function manifestIdentity(file: string): Promise<string | null> {
-  try {
-    const s = await stat(file, { bigint: true });
-    return `${s.ino}:${s.size}:${s.mtimeNs}`;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw err;
-  }
 }
 
 async function lockOwner(file: string): Promise<number | null> {
