@@ -2,6 +2,7 @@
 // docs/benchmarks.md, and keeps that section when `npm run bench` rewrites the rest of the file.
 import { fmt, markdownTable } from "./markdown.js";
 import type { LatencySummary } from "./stats.js";
+import { extractMarkedSection, spliceMarkedSection } from "./marked-section.js";
 
 /** Start and end markers of the section; everything between them belongs to the embedder benchmark. */
 export const EMBEDDER_SECTION_BEGIN = "<!-- embedder-bench:begin (written by tools/bench/dist/embedder-bench.js) -->";
@@ -260,20 +261,10 @@ export function renderEmbedderSection(r: EmbedderBenchResults): string {
  * before `## Notes and limits` (or at the end).
  */
 export function spliceEmbedderSection(doc: string, section: string): string {
-  const begin = doc.indexOf(EMBEDDER_SECTION_BEGIN);
-  const end = doc.indexOf(EMBEDDER_SECTION_END);
-  if (begin >= 0 && end > begin) {
-    const after = doc.slice(end + EMBEDDER_SECTION_END.length).replace(/^\n/, "");
-    return doc.slice(0, begin) + section + after;
-  }
-  const notes = doc.indexOf("\n## Notes and limits");
-  if (notes >= 0) return `${doc.slice(0, notes + 1)}${section}\n${doc.slice(notes + 1)}`;
-  return `${doc.replace(/\n*$/, "\n\n")}${section}`;
+  return spliceMarkedSection(doc, { begin: EMBEDDER_SECTION_BEGIN, end: EMBEDDER_SECTION_END }, section);
 }
 
 /** The marked section of `doc`, markers included, or undefined. */
 export function extractEmbedderSection(doc: string): string | undefined {
-  const begin = doc.indexOf(EMBEDDER_SECTION_BEGIN);
-  const end = doc.indexOf(EMBEDDER_SECTION_END);
-  return begin >= 0 && end > begin ? doc.slice(begin, end + EMBEDDER_SECTION_END.length) + "\n" : undefined;
+  return extractMarkedSection(doc, { begin: EMBEDDER_SECTION_BEGIN, end: EMBEDDER_SECTION_END });
 }

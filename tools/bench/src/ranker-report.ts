@@ -1,5 +1,6 @@
 import type { MachineInfo } from "./machine.js";
 import type { LatencySummary } from "./stats.js";
+import { extractMarkedSection, spliceMarkedSection } from "./marked-section.js";
 
 export const RANKER_SECTION_BEGIN = "<!-- ranker-bench:begin (written by tools/bench/dist/ranker-bench.js) -->";
 export const RANKER_SECTION_END = "<!-- ranker-bench:end -->";
@@ -142,17 +143,10 @@ export function renderRankerSection(r: RankerBenchResults): string {
 
 /** `doc` with its ranker section replaced by `section` (or inserted before "## Notes and limits", else appended). */
 export function spliceRankerSection(doc: string, section: string): string {
-  const begin = doc.indexOf(RANKER_SECTION_BEGIN);
-  const end = doc.indexOf(RANKER_SECTION_END);
-  if (begin >= 0 && end > begin) return doc.slice(0, begin) + section + doc.slice(end + RANKER_SECTION_END.length).replace(/^\n/, "");
-  const notes = doc.indexOf("\n## Notes and limits");
-  if (notes >= 0) return `${doc.slice(0, notes + 1)}${section}\n${doc.slice(notes + 1)}`;
-  return `${doc.replace(/\n*$/, "\n\n")}${section}`;
+  return spliceMarkedSection(doc, { begin: RANKER_SECTION_BEGIN, end: RANKER_SECTION_END }, section);
 }
 
 /** The marked ranker section of `doc`, markers included, or undefined. */
 export function extractRankerSection(doc: string): string | undefined {
-  const begin = doc.indexOf(RANKER_SECTION_BEGIN);
-  const end = doc.indexOf(RANKER_SECTION_END);
-  return begin >= 0 && end > begin ? doc.slice(begin, end + RANKER_SECTION_END.length) + "\n" : undefined;
+  return extractMarkedSection(doc, { begin: RANKER_SECTION_BEGIN, end: RANKER_SECTION_END });
 }

@@ -1,6 +1,7 @@
 // Renders the scale benchmark (tools/bench/src/scale-bench.ts) as a marked section of docs/benchmarks.md.
 import { markdownTable as mdTable } from "./markdown.js";
 import type { LatencySummary } from "./stats.js";
+import { extractMarkedSection, spliceMarkedSection } from "./marked-section.js";
 
 export const SCALE_SECTION_BEGIN = "<!-- scale-bench:begin (written by tools/bench/dist/scale-bench.js) -->";
 export const SCALE_SECTION_END = "<!-- scale-bench:end -->";
@@ -275,19 +276,12 @@ export function renderScaleSection(r: ScaleResults): string {
 
 /** Puts `section` into `doc`: replaces the marked section, else inserts it before `## Notes and limits` (or at the end). */
 export function spliceScaleSection(doc: string, section: string): string {
-  const begin = doc.indexOf(SCALE_SECTION_BEGIN);
-  const end = doc.indexOf(SCALE_SECTION_END);
-  if (begin >= 0 && end > begin) return doc.slice(0, begin) + section + doc.slice(end + SCALE_SECTION_END.length).replace(/^\n/, "");
-  const notes = doc.indexOf("\n## Notes and limits");
-  if (notes >= 0) return `${doc.slice(0, notes + 1)}${section}\n${doc.slice(notes + 1)}`;
-  return `${doc.replace(/\n*$/, "\n\n")}${section}`;
+  return spliceMarkedSection(doc, { begin: SCALE_SECTION_BEGIN, end: SCALE_SECTION_END }, section);
 }
 
 /** The marked section of `doc`, markers included, or undefined. */
 export function extractScaleSection(doc: string): string | undefined {
-  const begin = doc.indexOf(SCALE_SECTION_BEGIN);
-  const end = doc.indexOf(SCALE_SECTION_END);
-  return begin >= 0 && end > begin ? doc.slice(begin, end + SCALE_SECTION_END.length) + "\n" : undefined;
+  return extractMarkedSection(doc, { begin: SCALE_SECTION_BEGIN, end: SCALE_SECTION_END });
 }
 
 /** "HNSW", with the graph's scalar type when the build gave one other than f32 (e.g. "HNSW i8 graph"). */
